@@ -1,0 +1,71 @@
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { displayPath } from '../../packets/fs-source.ts';
+import { packetId } from '../../packets/id.ts';
+import type { CliIo } from '../io.ts';
+
+export const newHelp = `Usage: packet new <id> [--packets DIR] [--title TEXT]
+
+Scaffold packets/<id>/ with the four parts and the starter, sample, hidden,
+mutants and replies trees of a small working packet, ready to edit. The new
+packet passes \`packet check\` and fails closed.
+`;
+
+/** The scaffold's template folder, shipped beside this command. */
+export const TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-template/', import.meta.url));
+
+async function fillPlaceholders(dir: string, values: Record<string, string>): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.mdx')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace(/\{\{(\w+)\}\}/g, (m, key: string) => values[key] ?? m));
+  }
+}
+
+/** `packet new <id>`. */
+export async function newCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      packets: { type: 'string', default: 'packets' },
+      title: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.out(newHelp);
+    return 0;
+  }
+  const [id, ...extra] = positionals;
+  if (!id || extra.length) {
+    io.err(`packet new: give exactly one id, e.g. \`packet new retry-budget\`.\n`);
+    return 2;
+  }
+  if (packetId(id) !== id) {
+    io.err(`packet new: "${id}" is not a packet id; ids are lowercase words joined by dashes, e.g. "${packetId(id) || 'retry-budget'}".\n`);
+    return 2;
+  }
+  const packetsDir = path.resolve(io.cwd, values.packets);
+  const target = path.join(packetsDir, id);
+  if (await stat(target).catch(() => undefined)) {
+    io.err(`packet new: ${displayPath(target, io.cwd)} already exists; nothing was written. Pick another id or remove the folder.\n`);
+    return 1;
+  }
+  await mkdir(packetsDir, { recursive: true });
+  const staging = path.join(packetsDir, `.new-${id}-${process.pid}`);
+  try {
+    await cp(TEMPLATE_DIR, staging, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
+    const title = values.title ?? id.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+    await fillPlaceholders(staging, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) });
+    await rename(staging, target);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  const rel = displayPath(target, io.cwd);
+  io.out(`Created ${rel}/ (prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies).\nNext: edit the parts, then run \`npx packet check ${id}\`.\n`);
+  return 0;
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { codeFrameColumns } from '@babel/code-frame';
+import pc from 'picocolors';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { normalizeText } from '../packets/frontmatter.ts';
+
+/** Version of the JSON diagnostics document. */
+export const DIAGNOSTICS_SCHEMA_VERSION = 1;
+
+/** `file:line:col CODE message` and an indented hint; with `frames`, a code frame under it. */
+export function formatDiagnosticsText(list: readonly Diagnostic[], options: { cwd: string; frames: boolean; color: boolean }): string {
+  const c = options.color ? pc : pc.createColors(false);
+  const sourceCache = new Map<string, string | null>();
+  const lines: string[] = [];
+  for (const d of list) {
+    const where = `${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
+    const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
+    lines.push(`${c.bold(where)} ${d.code} ${sev} ${d.message}`);
+    lines.push(`  ${c.dim('hint:')} ${d.hint}`);
+    if (options.frames && d.line) {
+      if (!sourceCache.has(d.file)) {
+        try {
+          sourceCache.set(d.file, normalizeText(readFileSync(path.resolve(options.cwd, d.file), 'utf8')));
+        } catch {
+          sourceCache.set(d.file, null);
+        }
+      }
+      const source = sourceCache.get(d.file);
+      if (source) {
+        const frame = codeFrameColumns(source, { start: { line: d.line, column: d.column ?? 1 } }, { highlightCode: false, linesAbove: 1, linesBelow: 1 });
+        lines.push(frame.replace(/^/gm, '  '));
+      }
+    }
+  }
+  return lines.length ? lines.join('\n') + '\n' : '';
+}
+
+/** Count errors and warnings. */
+export function countDiagnostics(list: readonly Diagnostic[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of list) d.severity === 'error' ? errors++ : warnings++;
+  return { errors, warnings };
+}
+
+/** The JSON document of `--format json`. */
+export function formatDiagnosticsJson(list: readonly Diagnostic[], packets: readonly string[]): string {
+  return (
+    JSON.stringify(
+      { schemaVersion: DIAGNOSTICS_SCHEMA_VERSION, packets: [...packets].sort(), summary: countDiagnostics(list), diagnostics: list },
+      null,
+      2,
+    ) + '\n'
+  );
+}

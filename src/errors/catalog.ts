@@ -1,0 +1,265 @@
+import type { Diagnostic, Place, Severity } from './diagnostic.ts';
+import { entry, type CatalogEntry } from './entry.ts';
+import { LintErrors } from './lint-catalog.ts';
+
+export type { CatalogEntry } from './entry.ts';
+
+/** The load and validation catalog (PK1xx). Never renumber or rename an entry; retire it instead. */
+export const Errors = {
+  PacketsDirMissing: entry<{ dir: string }>({
+    code: 'PK101',
+    name: 'PacketsDirMissing',
+    title: 'Packets folder not found',
+    severity: 'error',
+    message: ({ dir }) => `The packets folder "${dir}" does not exist or is not a folder, so there is nothing to load.`,
+    hint: () => 'Run from the project root, or pass the folder with --packets DIR.',
+  }),
+  PartMissing: entry<{ part: string }>({
+    code: 'PK102',
+    name: 'PartMissing',
+    title: 'A part file is missing',
+    severity: 'error',
+    message: ({ part }) => `The packet has no ${part}.mdx. Every packet has four parts: prompt, rubric, sample and failures.`,
+    hint: ({ part }) => `Create ${part}.mdx in the packet folder (\`npx packet new <id>\` scaffolds all four).`,
+  }),
+  FrontmatterMissing: entry({
+    code: 'PK103',
+    name: 'FrontmatterMissing',
+    title: 'No frontmatter',
+    severity: 'error',
+    message: () => 'The file does not start with a YAML frontmatter block, so none of its fields can be read.',
+    hint: () => 'Start the file with a line "---", the YAML fields, and a closing "---".',
+  }),
+  FrontmatterNotYaml: entry<{ fence: string }>({
+    code: 'PK104',
+    name: 'FrontmatterNotYaml',
+    title: 'Frontmatter is not YAML',
+    severity: 'error',
+    message: ({ fence }) =>
+      `The frontmatter opens with "${fence}". Only YAML frontmatter is read; other kinds are never evaluated, because a packet must not run code when it is loaded.`,
+    hint: () => 'Open and close the frontmatter with a bare "---" line and write the fields as YAML.',
+  }),
+  YamlSyntax: entry<{ reason: string }>({
+    code: 'PK105',
+    name: 'YamlSyntax',
+    title: 'YAML syntax error',
+    severity: 'error',
+    message: ({ reason }) => `The frontmatter is not valid YAML: ${reason}`,
+    hint: () => 'Check indentation (spaces, not tabs), colons after keys, and quotes around values that contain ": " or start with a special character.',
+  }),
+  UnknownField: entry<{ field: string; at: string; suggestion?: string; known: string }>({
+    code: 'PK106',
+    name: 'UnknownField',
+    title: 'Unknown field',
+    severity: 'error',
+    message: ({ field, at, suggestion }) =>
+      `"${field}" is not a field of ${at}.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
+    hint: ({ suggestion, known }) => (suggestion ? `Rename it to "${suggestion}".` : `Known fields: ${known}.`),
+  }),
+  InvalidValue: entry<{ field: string; reason: string }>({
+    code: 'PK107',
+    name: 'InvalidValue',
+    title: 'Wrong type or value',
+    severity: 'error',
+    message: ({ field, reason }) => `"${field}" ${reason}.`,
+    hint: ({ field }) => `Fix the value of "${field}"; the JSON Schemas in public/schemas/ list every field and its type.`,
+  }),
+  MissingField: entry<{ field: string; at: string }>({
+    code: 'PK108',
+    name: 'MissingField',
+    title: 'Required field missing',
+    severity: 'error',
+    message: ({ field, at }) => `${at} has no "${field}", and it is required.`,
+    hint: ({ field }) => `Add "${field}:" with a value.`,
+  }),
+  EmptyBody: entry<{ part: string }>({
+    code: 'PK109',
+    name: 'EmptyBody',
+    title: 'Empty body',
+    severity: 'error',
+    message: ({ part }) =>
+      `The body of ${part}.mdx is empty. The ${part === 'prompt' ? 'prompt body is what the candidate reads' : 'body carries the reviewer notes'}.`,
+    hint: () => 'Write the text below the closing "---" of the frontmatter.',
+  }),
+  UnsafePath: entry<{ path: string; reason: string }>({
+    code: 'PK110',
+    name: 'UnsafePath',
+    title: 'Unsafe path',
+    severity: 'error',
+    message: ({ path, reason }) => `The path "${path}" ${reason}. Packet paths must stay inside the packet folder.`,
+    hint: () => 'Use a relative path with forward slashes and no ".." segment.',
+  }),
+  SymlinkInTree: entry<{ path: string }>({
+    code: 'PK111',
+    name: 'SymlinkInTree',
+    title: 'Symlink in a tree',
+    severity: 'error',
+    message: ({ path }) => `"${path}" is a symbolic link. Links can point outside the packet and are never followed or shipped.`,
+    hint: () => 'Replace the link with a copy of the file it points to.',
+  }),
+  DuplicateId: entry<{ id: string; other: string }>({
+    code: 'PK112',
+    name: 'DuplicateId',
+    title: 'Duplicate packet id',
+    severity: 'error',
+    message: ({ id, other }) => `Two packet folders give the id "${id}" (the other is "${other}"). Ids name zips and pages, so they must be unique.`,
+    hint: () => 'Rename one of the folders.',
+  }),
+  LargeTreeFile: entry<{ path: string; size: number }>({
+    code: 'PK113',
+    name: 'LargeTreeFile',
+    title: 'Large file in a tree',
+    severity: 'warning',
+    message: ({ path, size }) =>
+      `"${path}" is ${(size / 1024 / 1024).toFixed(1)} MB. Files over 1 MB bloat the candidate zip and slow every rehearsal.`,
+    hint: () => 'Generate the data in a test fixture, or shrink it.',
+  }),
+  UnknownPacket: entry<{ id: string; known: string }>({
+    code: 'PK114',
+    name: 'UnknownPacket',
+    title: 'No such packet',
+    severity: 'error',
+    message: ({ id, known }) => `There is no packet "${id}". Known packets: ${known}.`,
+    hint: () => 'Check the spelling, or run without ids to use every packet.',
+  }),
+  PacketIdNotCanonical: entry<{ folder: string; id: string }>({
+    code: 'PK115',
+    name: 'PacketIdNotCanonical',
+    title: 'Folder name is not an id',
+    severity: 'warning',
+    message: ({ folder, id }) => `The folder "${folder}" is read as the packet id "${id}".`,
+    hint: ({ id }) => `Rename the folder to "${id}".`,
+  }),
+  TreeMissing: entry<{ tree: string }>({
+    code: 'PK116',
+    name: 'TreeMissing',
+    title: 'A code tree is missing',
+    severity: 'error',
+    message: ({ tree }) => `The packet has no ${tree}/ folder with files in it.`,
+    hint: ({ tree }) =>
+      tree === 'starter'
+        ? 'Put the deliberately broken code and its visible tests in starter/.'
+        : `Create ${tree}/ with the files it overlays.`,
+  }),
+  UnreadableFile: entry<{ reason: string }>({
+    code: 'PK117',
+    name: 'UnreadableFile',
+    title: 'File cannot be read',
+    severity: 'error',
+    message: ({ reason }) => `The file could not be read: ${reason}.`,
+    hint: () => 'Check that it is a UTF-8 text file and readable.',
+  }),
+  VetoUnknownRow: entry<{ row: string; rows: string }>({
+    code: 'PK120',
+    name: 'VetoUnknownRow',
+    title: 'Veto names no rubric row',
+    severity: 'error',
+    message: ({ row, rows }) => `The veto names the row "${row}", which the rubric does not have (rows: ${rows}).`,
+    hint: () => 'Use the id of an existing row.',
+  }),
+  HireBarOutOfReach: entry<{ hireBar: number; total: number }>({
+    code: 'PK121',
+    name: 'HireBarOutOfReach',
+    title: 'Hire bar above the total',
+    severity: 'error',
+    message: ({ hireBar, total }) => `The hire bar is ${hireBar} but the rows add up to ${total}, so nobody can be hired.`,
+    hint: ({ total }) => `Lower hireBar to at most ${total}, or add points to the rows.`,
+  }),
+  MutantMissing: entry<{ mode: string; path: string }>({
+    code: 'PK122',
+    name: 'MutantMissing',
+    title: 'Mutant overlay missing',
+    severity: 'error',
+    message: ({ mode, path }) =>
+      `The failure mode "${mode}" points at the mutant "${path}", which is not a folder with files. Without it the rehearsal cannot prove the tests catch this failure.`,
+    hint: ({ path }) => `Create ${path}/ with the changed files that reproduce the failure on top of the sample.`,
+  }),
+  ReplyMissing: entry<{ mode: string; path: string }>({
+    code: 'PK123',
+    name: 'ReplyMissing',
+    title: 'Scripted reply missing',
+    severity: 'error',
+    message: ({ mode, path }) => `The failure mode "${mode}" names the reply "${path}", which does not exist.`,
+    hint: ({ path }) => `Create ${path}, or remove the "reply" field.`,
+  }),
+  ProtectedNoMatch: entry<{ glob: string }>({
+    code: 'PK124',
+    name: 'ProtectedNoMatch',
+    title: 'Protected glob matches nothing',
+    severity: 'error',
+    message: ({ glob }) => `The protected glob "${glob}" matches no file in starter/, so it protects nothing.`,
+    hint: () => 'Fix the glob (relative to starter/, e.g. "tests/**"), or remove it.',
+  }),
+  TestCommandMissing: entry({
+    code: 'PK125',
+    name: 'TestCommandMissing',
+    title: 'No test command',
+    severity: 'error',
+    message: () => 'The prompt sets no test command, so neither the candidate nor the rehearsal can run the tests.',
+    hint: () => 'Set "test:" to the command run from the workspace root, e.g. "python3 -m unittest discover -s tests -t . -q".',
+  }),
+  DuplicateEntryId: entry<{ kind: string; id: string }>({
+    code: 'PK126',
+    name: 'DuplicateEntryId',
+    title: 'Duplicate row or mode id',
+    severity: 'error',
+    message: ({ kind, id }) => `Two ${kind}s share the id "${id}"; vetoes, caps and reports name them by id.`,
+    hint: () => 'Give each one its own id.',
+  }),
+  CapUnknownRow: entry<{ mode: string; row: string; rows: string }>({
+    code: 'PK127',
+    name: 'CapUnknownRow',
+    title: 'Failure caps no rubric row',
+    severity: 'error',
+    message: ({ mode, row, rows }) => `The failure mode "${mode}" caps the row "${row}", which the rubric does not have (rows: ${rows}).`,
+    hint: () => 'Use the id of an existing rubric row in caps.row.',
+  }),
+  ContextFileMissing: entry<{ path: string }>({
+    code: 'PK128',
+    name: 'ContextFileMissing',
+    title: 'Context file not in the starter',
+    severity: 'error',
+    message: ({ path }) => `"${path}" is listed as model context but is not a file in starter/.`,
+    hint: () => 'List paths relative to starter/, or remove the entry.',
+  }),
+  CapAboveRowMax: entry<{ mode: string; row: string; cap: number; max: number }>({
+    code: 'PK129',
+    name: 'CapAboveRowMax',
+    title: 'Cap above the row maximum',
+    severity: 'error',
+    message: ({ mode, row, cap, max }) =>
+      `The failure mode "${mode}" caps "${row}" at ${cap}, but that row only goes to ${max}, so the cap never bites.`,
+    hint: ({ max }) => `Set caps.max below ${max}.`,
+  }),
+} as const;
+
+/** Any catalog entry. */
+export type AnyEntry = (typeof Errors)[keyof typeof Errors];
+
+type ParamsOf<E> = E extends CatalogEntry<infer P> ? P : never;
+
+/** Build a diagnostic from a catalog entry, its parameters and its place. */
+export function diagnose<E extends CatalogEntry<any>>(
+  e: E,
+  place: Place,
+  params: ParamsOf<E>,
+  severity: Severity = e.severity,
+): Diagnostic {
+  const d: Diagnostic = {
+    code: e.code,
+    name: e.name,
+    severity,
+    message: e.message(params),
+    hint: e.hint(params),
+    file: place.file,
+  };
+  if (place.line !== undefined) d.line = place.line;
+  if (place.column !== undefined) d.column = place.column;
+  return d;
+}
+
+/** Every catalog entry, sorted by code: the source of the error reference. */
+export function catalogEntries(): CatalogEntry<any>[] {
+  const all = [...Object.values(Errors), ...Object.values(LintErrors)] as CatalogEntry<any>[];
+  return all.sort((a, b) => a.code.localeCompare(b.code));
+}

@@ -1,0 +1,73 @@
+import picomatch from 'picomatch';
+import { diagnose, Errors } from '../errors/catalog.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import type { Packet } from './packet.ts';
+import { placeOf } from './place.ts';
+
+/** Files over this size in a tree are warned about. */
+export const LARGE_FILE_BYTES = 1024 * 1024;
+
+/** Checks that span files: rows named by vetoes and caps, overlays that exist, globs that match. */
+export function crossCheck(packet: Packet): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { prompt, rubric, failures, trees } = packet;
+  const rowIds = rubric.data.rows.map((r) => r.id);
+  const rowList = rowIds.join(', ');
+
+  const seenRows = new Set<string>();
+  rubric.data.rows.forEach((row, i) => {
+    if (seenRows.has(row.id)) out.push(diagnose(Errors.DuplicateEntryId, placeOf(rubric, ['rows', i, 'id']), { kind: 'rubric row', id: row.id }));
+    seenRows.add(row.id);
+  });
+  rubric.data.vetoes.forEach((veto, i) => {
+    if (!rowIds.includes(veto.row)) out.push(diagnose(Errors.VetoUnknownRow, placeOf(rubric, ['vetoes', i, 'row']), { row: veto.row, rows: rowList }));
+  });
+  const total = rubric.data.rows.reduce((sum, r) => sum + r.max, 0);
+  if (rubric.data.hireBar > total) {
+    out.push(diagnose(Errors.HireBarOutOfReach, placeOf(rubric, ['hireBar']), { hireBar: rubric.data.hireBar, total }));
+  }
+
+  const seenModes = new Set<string>();
+  failures.data.modes.forEach((mode, i) => {
+    if (seenModes.has(mode.id)) out.push(diagnose(Errors.DuplicateEntryId, placeOf(failures, ['modes', i, 'id']), { kind: 'failure mode', id: mode.id }));
+    seenModes.add(mode.id);
+    const row = rubric.data.rows.find((r) => r.id === mode.caps.row);
+    if (!row) out.push(diagnose(Errors.CapUnknownRow, placeOf(failures, ['modes', i, 'caps', 'row']), { mode: mode.id, row: mode.caps.row, rows: rowList }));
+    else if (mode.caps.max >= row.max)
+      out.push(diagnose(Errors.CapAboveRowMax, placeOf(failures, ['modes', i, 'caps', 'max']), { mode: mode.id, row: row.id, cap: mode.caps.max, max: row.max }));
+
+    const mutant = mode.mutant.replace(/\/+$/, '');
+    const [top, name, ...deeper] = mutant.split('/');
+    if (top !== 'mutants' || !name || deeper.length) {
+      out.push(diagnose(Errors.UnsafePath, placeOf(failures, ['modes', i, 'mutant']), { path: mode.mutant, reason: 'is not a folder directly under mutants/' }));
+    } else if (!trees.mutants[name]?.length) {
+      out.push(diagnose(Errors.MutantMissing, placeOf(failures, ['modes', i, 'mutant']), { mode: mode.id, path: mutant }));
+    }
+    if (mode.reply !== undefined) {
+      if (!mode.reply.startsWith('replies/')) {
+        out.push(diagnose(Errors.UnsafePath, placeOf(failures, ['modes', i, 'reply']), { path: mode.reply, reason: 'is not under replies/' }));
+      } else if (!trees.replies.includes(mode.reply.slice('replies/'.length))) {
+        out.push(diagnose(Errors.ReplyMissing, placeOf(failures, ['modes', i, 'reply']), { mode: mode.id, path: mode.reply }));
+      }
+    }
+  });
+
+  prompt.data.protected.forEach((glob, i) => {
+    const match = picomatch(glob, { dot: true });
+    if (!trees.starter.some((f) => match(f))) out.push(diagnose(Errors.ProtectedNoMatch, placeOf(prompt, ['protected', i]), { glob }));
+  });
+  prompt.data.context?.forEach((file, i) => {
+    if (!trees.starter.includes(file)) out.push(diagnose(Errors.ContextFileMissing, placeOf(prompt, ['context', i]), { path: file }));
+  });
+
+  for (const e of packet.entries) {
+    const file = `${packet.dir}/${e.path}`;
+    if (e.kind === 'symlink') out.push(diagnose(Errors.SymlinkInTree, { file }, { path: e.path }));
+    else if (e.kind === 'other') out.push(diagnose(Errors.UnreadableFile, { file }, { reason: 'it is not a regular file' }));
+    else if (e.size > LARGE_FILE_BYTES) out.push(diagnose(Errors.LargeTreeFile, { file }, { path: e.path, size: e.size }));
+  }
+  if (!trees.starter.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/starter` }, { tree: 'starter' }));
+  if (!trees.sample.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/sample` }, { tree: 'sample' }));
+  if (!trees.hidden.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/hidden` }, { tree: 'hidden' }, 'warning'));
+  return out;
+}

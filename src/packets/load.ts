@@ -1,0 +1,72 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { diagnose, Errors } from '../errors/catalog.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { PacketKitError } from '../errors/packet-kit-error.ts';
+import { displayPath, listPacketDirs, readPacketSource } from './fs-source.ts';
+import type { Packet } from './packet.ts';
+import { parsePacket } from './parse.ts';
+import type { PacketSource } from './source.ts';
+
+/** Options of {@link loadPackets}. */
+export interface LoadOptions {
+  /** The folder holding one folder per packet. */
+  packetsDir: string;
+  /** The working directory, for display paths. */
+  cwd: string;
+  /** Restrict to these ids (all when empty). */
+  ids?: readonly string[];
+}
+
+/** Everything a load found. */
+export interface LoadResult {
+  /** The packets whose four parts are valid (they may still carry cross-file errors; see `diagnostics`). */
+  packets: Packet[];
+  /** The raw sources of every packet folder read. */
+  sources: PacketSource[];
+  /** Every problem found, in every packet. */
+  diagnostics: Diagnostic[];
+}
+
+/** Read every packet folder and return the sources, with duplicate ids and unknown ids reported. */
+export async function readSources(options: LoadOptions): Promise<{ sources: PacketSource[]; diagnostics: Diagnostic[] }> {
+  const packetsDir = path.resolve(options.cwd, options.packetsDir);
+  const st = await stat(packetsDir).catch(() => undefined);
+  if (!st?.isDirectory()) {
+    throw new PacketKitError(diagnose(Errors.PacketsDirMissing, { file: displayPath(packetsDir, options.cwd) }, { dir: options.packetsDir }));
+  }
+  const diagnostics: Diagnostic[] = [];
+  const all = await Promise.all((await listPacketDirs(packetsDir)).map((d) => readPacketSource(d, options.cwd)));
+  const byId = new Map<string, PacketSource>();
+  for (const source of all) {
+    const other = byId.get(source.id);
+    if (other) {
+      diagnostics.push(diagnose(Errors.DuplicateId, { file: source.dir }, { id: source.id, other: other.dir }));
+      continue;
+    }
+    byId.set(source.id, source);
+    if (source.folder !== source.id) diagnostics.push(diagnose(Errors.PacketIdNotCanonical, { file: source.dir }, { folder: source.folder, id: source.id }));
+  }
+  let sources = [...byId.values()];
+  if (options.ids?.length) {
+    for (const id of options.ids) {
+      if (!byId.has(id)) {
+        diagnostics.push(diagnose(Errors.UnknownPacket, { file: displayPath(packetsDir, options.cwd) }, { id, known: [...byId.keys()].join(', ') || '(none)' }));
+      }
+    }
+    sources = sources.filter((s) => options.ids!.includes(s.id));
+  }
+  return { sources, diagnostics };
+}
+
+/** The filesystem loader of the CLI: read, parse and cross-check every packet. */
+export async function loadPackets(options: LoadOptions): Promise<LoadResult> {
+  const { sources, diagnostics } = await readSources(options);
+  const packets: Packet[] = [];
+  for (const source of sources) {
+    const result = parsePacket(source);
+    diagnostics.push(...result.diagnostics);
+    if (result.packet) packets.push(result.packet);
+  }
+  return { packets, sources, diagnostics };
+}

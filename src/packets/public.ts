@@ -1,0 +1,53 @@
+import { z } from 'astro/zod';
+import type { Packet } from './packet.ts';
+import { promptSchema } from './schema/prompt.ts';
+import { rubricSchema } from './schema/rubric.ts';
+
+/** A starter file as the public site sees it. */
+export const publicFileSchema = z.strictObject({
+  /** Path relative to `starter/`. */
+  path: z.string(),
+  /** Size in bytes. */
+  size: z.int().nonnegative(),
+  /** sha256 of the contents, hex. */
+  sha256: z.string(),
+});
+
+/**
+ * The public view of a packet: the prompt, the rubric and the starter tree, nothing else.
+ * The site's content collection holds only this, so secrets are absent by construction.
+ */
+export const publicPacketSchema = z.strictObject({
+  /** The packet id. */
+  id: z.string(),
+  /** The packet's content digest. */
+  digest: z.string(),
+  /** The prompt's frontmatter. */
+  prompt: promptSchema,
+  /** The prompt body, as the candidate reads it. */
+  promptBody: z.string(),
+  /** The rubric's frontmatter. */
+  rubric: rubricSchema,
+  /** The rubric's body (reviewer notes, shipped in the zip as RUBRIC.md). */
+  rubricBody: z.string(),
+  /** The starter tree. */
+  starter: z.array(publicFileSchema),
+});
+
+/** The public view of a packet. */
+export type PublicPacket = z.infer<typeof publicPacketSchema>;
+
+/** Project a packet onto its public view. */
+export function publicPacket(packet: Packet): PublicPacket {
+  return {
+    id: packet.id,
+    digest: packet.digest,
+    prompt: packet.prompt.data,
+    promptBody: packet.prompt.body,
+    rubric: packet.rubric.data,
+    rubricBody: packet.rubric.body,
+    starter: packet.entries
+      .filter((e) => e.kind === 'file' && e.path.startsWith('starter/'))
+      .map((e) => ({ path: e.path.slice('starter/'.length), size: e.size, sha256: e.sha256 })),
+  };
+}

@@ -1,0 +1,82 @@
+import { z } from 'astro/zod';
+import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
+
+/** Seniority levels, in catalog order. */
+export const LEVELS = ['junior', 'mid', 'senior', 'staff', 'principal'] as const;
+
+/** A pattern that must never appear in a submission, and why. */
+export const forbiddenPatternSchema = z.strictObject({
+  /** A regular expression (JavaScript syntax) searched in every submitted file. */
+  pattern: z.string().min(1),
+  /** Why it is forbidden, shown to the candidate and in the scorecard. */
+  reason: z.string().min(1),
+});
+
+/** The workspace contract: what a candidate may touch, and what must never appear. */
+export const workspaceSchema = z.strictObject({
+  /** Globs (relative to the workspace root) of files the candidate may create or change. */
+  allow: z.array(relativeGlob).min(1),
+  /** Patterns that must never appear in the submission. */
+  forbid: z.array(forbiddenPatternSchema).default([]),
+});
+
+/** Hard caps the kit enforces on a model run of this packet. */
+export const budgetSchema = z.strictObject({
+  /** Model calls allowed, retries included. */
+  modelCalls: z.int().positive(),
+  /** Prompt plus completion tokens allowed over the whole run. */
+  tokens: z.int().positive(),
+  /** Wall-clock seconds for the whole run. */
+  wallSeconds: z.int().positive(),
+  /** Identical errors in a row before the run gives up. */
+  identicalErrors: z.int().positive(),
+});
+
+/** One released version of the packet. */
+export const changelogEntrySchema = z.strictObject({
+  /** The version this entry describes. */
+  version: semver,
+  /** The release date, `YYYY-MM-DD`. */
+  date: isoDate,
+  /** What changed, in a sentence. */
+  note: z.string().min(1),
+});
+
+/** Frontmatter of `prompt.mdx`: what the candidate (or their agent) sees. */
+export const promptSchema = z.strictObject({
+  /** The packet's title, as shown on the catalog card and the packet page. */
+  title: z.string().min(1).max(120),
+  /** One line (at most 160 characters) for the catalog card. */
+  summary: z.string().min(1).max(160),
+  /** `takehome` for a plain packet, `lab` for one with a scripted assistant. */
+  kind: z.enum(['takehome', 'lab']),
+  /** The seniority the packet is calibrated for. */
+  level: z.enum(LEVELS),
+  /** The starter's programming language, e.g. `python`. */
+  language: z.string().min(1),
+  /** The candidate's time box, in minutes. */
+  minutes: z.int().positive().max(24 * 60),
+  /** The packet's semantic version; zips and scored sheets carry it. */
+  version: semver,
+  /** A seed rotated whenever the packet is reused, so answers do not carry over. */
+  seed: z.string().min(1),
+  /** Free tags for the catalog filters. */
+  tags: z.array(z.string().min(1)).default([]),
+  /** What the candidate hands in: paths or short names, each named in the prompt body. */
+  deliverables: z.array(z.string().min(1)).min(1),
+  /** The test command, run from the workspace root, e.g. `python3 -m unittest discover -s tests -t . -q`. */
+  test: z.string().trim().min(1),
+  /** Globs (relative to `starter/`) the candidate must not change; the tests, usually. */
+  protected: z.array(relativeGlob).default([]),
+  /** Starter files sent to a model as context; defaults to every starter file that is not protected. */
+  context: z.array(relativePath).optional(),
+  /** The workspace contract. */
+  workspace: workspaceSchema,
+  /** Caps on a model run. */
+  budget: budgetSchema,
+  /** Released versions, newest first. */
+  changelog: z.array(changelogEntrySchema).default([]),
+});
+
+/** Parsed `prompt.mdx` frontmatter. */
+export type PromptFrontmatter = z.infer<typeof promptSchema>;

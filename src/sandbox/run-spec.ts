@@ -1,0 +1,113 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { resolveLimits } from './limits.ts';
+import type { ResourceLimits, RunResult, RunSpec, SandboxKind } from './types.ts';
+
+/** Default wall-clock limit of a run. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default bytes kept per output stream. */
+export const DEFAULT_OUTPUT_LIMIT_BYTES = 64 * 1024;
+/** A stream this many times over its cap is a flood: the process tree is killed. */
+export const OUTPUT_FLOOD_FACTOR = 50;
+/** `PATH` after the prepended directories, the same inside and outside bubblewrap. */
+export const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** A `RunSpec` with every default filled in and every field checked. */
+export interface CheckedRunSpec {
+  workdir: string;
+  command: string;
+  env: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  limits: ResourceLimits;
+  outputLimitBytes: number;
+  pathPrepend: readonly string[];
+  readOnlyPaths: readonly string[];
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Fills defaults and validates a spec; returns an error message instead of throwing. */
+export function checkRunSpec(spec: RunSpec): CheckedRunSpec | string {
+  if (typeof spec.command !== 'string' || spec.command.includes('\0')) {
+    return 'command must be a string without NUL bytes';
+  }
+  const workdirProblem = directoryProblem(spec.workdir, 'workdir');
+  if (workdirProblem) return workdirProblem;
+  const env = spec.env ?? {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!ENV_NAME.test(name)) return `env name ${JSON.stringify(name)} is not a valid variable name`;
+    if (typeof value !== 'string' || value.includes('\0')) return `env ${name} must be a string without NUL bytes`;
+  }
+  const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return `timeoutMs must be a positive number, got ${timeoutMs}`;
+  const outputLimitBytes = spec.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
+  if (!Number.isInteger(outputLimitBytes) || outputLimitBytes <= 0) {
+    return `outputLimitBytes must be a positive integer, got ${outputLimitBytes}`;
+  }
+  const limits = resolveLimits(spec.limits);
+  if (typeof limits === 'string') return limits;
+  const pathPrepend = spec.pathPrepend ?? [];
+  for (const dir of pathPrepend) {
+    const problem = directoryProblem(dir, 'pathPrepend entry');
+    if (problem) return problem;
+    if (dir.includes(':')) return `pathPrepend entry ${dir} contains ':' and cannot go into PATH`;
+  }
+  const readOnlyPaths = spec.readOnlyPaths ?? [];
+  for (const path of readOnlyPaths) {
+    if (typeof path !== 'string' || !isAbsolute(path)) return `readOnlyPaths entry ${String(path)} must be an absolute path`;
+  }
+  return {
+    workdir: spec.workdir,
+    command: spec.command,
+    env,
+    timeoutMs,
+    limits,
+    outputLimitBytes,
+    pathPrepend,
+    readOnlyPaths,
+  };
+}
+
+/**
+ * The cleared environment: the fixed defaults, `PATH` with the prepended directories, `HOME`
+ * at the work directory as the command sees it, then the spec's own variables.
+ */
+export function sandboxEnvironment(spec: CheckedRunSpec, home: string): Record<string, string> {
+  return {
+    PATH: [...spec.pathPrepend, BASE_PATH].join(':'),
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONHASHSEED: '0',
+    ...spec.env,
+  };
+}
+
+/** The result of a run that never started. */
+export function notRun(kind: SandboxKind, cwd: string, error: string): RunResult {
+  return {
+    kind,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    outputFlooded: false,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs: 0,
+    cwd,
+    error,
+  };
+}
+
+function directoryProblem(path: string, what: string): string | null {
+  if (typeof path !== 'string' || !isAbsolute(path)) return `${what} ${String(path)} must be an absolute path`;
+  try {
+    if (!statSync(path).isDirectory()) return `${what} ${path} is not a directory`;
+  } catch {
+    return `${what} ${path} does not exist`;
+  }
+  return null;
+}

@@ -1,0 +1,198 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+/** How to start and watch one process tree. */
+export interface SupervisedSpawn {
+  /** Executable to start (absolute path). */
+  file: string;
+  /** Its arguments. */
+  args: readonly string[];
+  /** Its complete environment (nothing is inherited). */
+  env: Readonly<Record<string, string>>;
+  /** Host working directory for the spawn. */
+  cwd: string;
+  /** Wall-clock limit; the process group is killed with SIGKILL at it. */
+  timeoutMs: number;
+  /** Bytes kept per stream. */
+  outputLimitBytes: number;
+  /** Total bytes on one stream after which the group is killed. */
+  floodLimitBytes: number;
+  /** Open a third pipe as fd 3 and collect what the child writes to it (bwrap's status). */
+  statusPipe: boolean;
+  /** Monotonic clock in milliseconds. */
+  now: () => number;
+}
+
+/** What the supervised process did. */
+export interface SupervisedOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  outputFlooded: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  durationMs: number;
+  /** Everything written to fd 3 (empty without `statusPipe`). */
+  status: string;
+  /** The process could not be started. */
+  spawnError: string | null;
+}
+
+/** After the top process exits, how long stray holders of its pipes get before we stop reading. */
+const PIPE_GRACE_MS = 500;
+
+/**
+ * Starts a process as the leader of its own process group, caps and drains its output, and
+ * kills the whole group with SIGKILL at the timeout, on an output flood, and as soon as the
+ * top process exits (so nothing it left in the background outlives the run). Never rejects.
+ */
+export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutcome> {
+  const started = options.now();
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(options.file, [...options.args], {
+        cwd: options.cwd,
+        env: { ...options.env },
+        detached: true,
+        stdio: options.statusPipe ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      resolve(notStarted(error, options.now() - started));
+      return;
+    }
+
+    const stdout = new CappedSink(options.outputLimitBytes);
+    const stderr = new CappedSink(options.outputLimitBytes);
+    const status: Buffer[] = [];
+    let timedOut = false;
+    let outputFlooded = false;
+    let exit: { code: number | null; signal: string | null } | null = null;
+    let spawnError: string | null = null;
+    let settled = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+
+    const killGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const watch = (stream: Readable | null | undefined, sink: CappedSink): void => {
+      stream?.on('data', (chunk: Buffer) => {
+        sink.push(chunk);
+        if (sink.total > options.floodLimitBytes && !outputFlooded && exit === null) {
+          outputFlooded = true;
+          killGroup();
+        }
+      });
+      stream?.on('error', () => {});
+    };
+    watch(child.stdout, stdout);
+    watch(child.stderr, stderr);
+    const statusStream = child.stdio[3] as Readable | null | undefined;
+    statusStream?.on('data', (chunk: Buffer) => {
+      if (status.length < 64) status.push(chunk);
+    });
+    statusStream?.on('error', () => {});
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      for (const stream of child.stdio) stream?.destroy();
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        outputFlooded,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
+        durationMs: Math.max(0, options.now() - started),
+        status: Buffer.concat(status).toString('utf8'),
+        spawnError,
+      });
+    };
+
+    child.on('error', (error) => {
+      spawnError = error.message;
+      if (child.pid === undefined) finish();
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      clearTimeout(timer);
+      killGroup();
+      graceTimer = setTimeout(finish, PIPE_GRACE_MS);
+    });
+    child.on('close', finish);
+  });
+}
+
+function notStarted(error: unknown, durationMs: number): SupervisedOutcome {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    outputFlooded: false,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs,
+    status: '',
+    spawnError: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** Keeps the first `limit` bytes of a stream and counts the rest. */
+class CappedSink {
+  readonly limit: number;
+  total = 0;
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    const room = this.limit - this.kept;
+    if (room <= 0) return;
+    const piece = chunk.length <= room ? chunk : chunk.subarray(0, room);
+    this.chunks.push(piece);
+    this.kept += piece.length;
+  }
+
+  get truncated(): boolean {
+    return this.total > this.limit;
+  }
+
+  /** The kept bytes as UTF-8, without a multi-byte character cut in half at the cap. */
+  text(): string {
+    const bytes = Buffer.concat(this.chunks);
+    return bytes.subarray(0, this.truncated ? completeUtf8Length(bytes) : bytes.length).toString('utf8');
+  }
+}
+
+function completeUtf8Length(bytes: Buffer): number {
+  let start = bytes.length - 1;
+  // Walk back over up to three continuation bytes to the lead byte of the last character.
+  while (start >= 0 && bytes.length - start <= 4 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start -= 1;
+  if (start < 0) return bytes.length;
+  const lead = bytes[start] ?? 0;
+  const width = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return bytes.length - start >= width ? bytes.length : start;
+}

@@ -1,0 +1,43 @@
+import { limitsWrapperScript } from './limits.ts';
+import { checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment } from './run-spec.ts';
+import { runSupervised } from './supervised-process.ts';
+import type { RunResult, RunSpec, Sandbox } from './types.ts';
+
+/** How to build the unconfined sandbox. */
+export interface UnconfinedOptions {
+  /** Monotonic clock in milliseconds; default `performance.now`. */
+  now?: () => number;
+}
+
+/**
+ * The same contract with no isolation, for machines without bubblewrap when the user passed
+ * an explicit flag: the command sees the whole filesystem and network. It still gets a
+ * cleared environment, the ulimits, the timeout, capped output, and a SIGKILL to its process
+ * group when it ends (a process that leaves the group with `setsid` escapes that; bubblewrap's
+ * pid namespace does not let it). `readOnlyPaths` is ignored: everything is already visible.
+ * Only for trees the user wrote; never for model replies or submissions unless they said so.
+ */
+export function createUnconfinedSandbox(options: UnconfinedOptions = {}): Sandbox {
+  const now = options.now ?? (() => performance.now());
+  return {
+    kind: 'unconfined',
+    async run(spec: RunSpec): Promise<RunResult> {
+      const checked = checkRunSpec(spec);
+      if (typeof checked === 'string') return notRun('unconfined', spec.workdir, checked);
+      const outcome = await runSupervised({
+        file: '/bin/sh',
+        args: ['-c', limitsWrapperScript(checked.limits), 'packet-kit-sandbox', checked.command],
+        env: sandboxEnvironment(checked, checked.workdir),
+        cwd: checked.workdir,
+        timeoutMs: checked.timeoutMs,
+        outputLimitBytes: checked.outputLimitBytes,
+        floodLimitBytes: checked.outputLimitBytes * OUTPUT_FLOOD_FACTOR,
+        statusPipe: false,
+        now,
+      });
+      const { status: _status, spawnError, ...rest } = outcome;
+      const result: RunResult = { kind: 'unconfined', cwd: checked.workdir, ...rest };
+      return spawnError === null ? result : { ...result, error: `could not start /bin/sh: ${spawnError}` };
+    },
+  };
+}
