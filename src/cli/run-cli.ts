@@ -1,6 +1,8 @@
 import { PacketKitError } from '../errors/packet-kit-error.ts';
 import { checkCommand } from './commands/check.ts';
+import { explainCommand } from './commands/explain.ts';
 import { newCommand } from './commands/new.ts';
+import { rehearseCommand } from './commands/rehearse.ts';
 import type { CliIo } from './io.ts';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -8,6 +10,8 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   check: { run: checkCommand, summary: 'validate and lint packets' },
   new: { run: newCommand, summary: 'scaffold a packet that passes check' },
+  rehearse: { run: rehearseCommand, summary: 'prove every packet fails closed, in a sandbox' },
+  explain: { run: explainCommand, summary: 'print the error reference, or one code of it' },
 };
 
 function usage(): string {

@@ -231,6 +231,15 @@ export const Errors = {
       `The failure mode "${mode}" caps "${row}" at ${cap}, but that row only goes to ${max}, so the cap never bites.`,
     hint: ({ max }) => `Set caps.max below ${max}.`,
   }),
+  SandboxUnavailable: entry<{ reason: string }>({
+    code: 'PK401',
+    name: 'SandboxUnavailable',
+    title: 'No sandbox for untrusted code',
+    severity: 'error',
+    message: ({ reason }) => reason,
+    hint: () =>
+      'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow user namespaces; or, for packets you wrote yourself, pass --unconfined.',
+  }),
 } as const;
 
 /** Any catalog entry. */

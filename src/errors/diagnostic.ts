@@ -19,6 +19,10 @@ export interface Diagnostic {
   line?: number;
   /** 1-based column, when the problem has a place in the file. */
   column?: number;
+  /** The lint rule that reported it (`prompt-length`), for lint diagnostics: the name to configure or disable. */
+  rule?: string;
+  /** True when the place holds a secret: tools must never print its source line (no code frame). */
+  sensitive?: boolean;
 }
 
 /** A place in a file. */

@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
 import { limitsWrapperScript } from './limits.ts';
@@ -151,7 +151,7 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions)
   return args;
 }
 
-function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
+function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch {

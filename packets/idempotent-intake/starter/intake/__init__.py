@@ -1,0 +1,1 @@
+"""Payment intake: accept payment intents once per idempotency key."""

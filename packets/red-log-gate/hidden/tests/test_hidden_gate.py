@@ -1,0 +1,120 @@
+"""Held-out checks for the gate: edited logs, tampered journals, order after a re-run."""
+import hashlib
+import json
+import unittest
+
+from src.gate import GateError
+from tests.gate_support import GREEN, RED, RED_OUTPUT, GateCase
+
+
+class TestRedEvidence(GateCase):
+    def test_red_log_edited_after_capture_is_refused(self):
+        gate = self.make_gate(RED)
+        gate.red()
+        self.write("red.log", "FAILED (failures=1)\n")
+        self.write_prompt()
+        with self.assertRaises(GateError):
+            gate.model()
+        self.assertEqual(self.steps(gate), ["red"])
+
+    def test_journaled_passing_red_is_refused(self):
+        gate = self.make_gate()
+        log = self.write("red.log", RED_OUTPUT)
+        digest = hashlib.sha256(log.read_bytes()).hexdigest()
+        line = {"at": 5.0, "step": "red", "rc": 0, "sha256": digest}
+        self.write("gate.jsonl", json.dumps(line) + "\n")
+        self.write_prompt()
+        with self.assertRaises(GateError):
+            gate.model()
+
+    def test_blank_prompt_keeps_window_shut(self):
+        gate = self.make_gate(RED)
+        gate.red()
+        self.write_prompt("   \n\n")
+        with self.assertRaises(GateError):
+            gate.model()
+
+    def test_non_ascii_output_is_kept_byte_for_byte(self):
+        output = "FAIL: test_refund \u2717 total 1\u202f700 != 1\u202f300\nFAILED (failures=1)\n"
+        gate = self.make_gate((1, output))
+        gate.red()
+        self.assertEqual(gate.red_log.read_bytes(), output.encode("utf-8"))
+        self.write_prompt()
+        gate.model()
+        self.assertEqual(self.steps(gate), ["red", "model"])
+
+    def test_second_red_run_replaces_the_evidence(self):
+        gate = self.make_gate(RED, (1, RED_OUTPUT + "second run\n"))
+        gate.red()
+        gate.red()
+        self.write_prompt()
+        gate.model()
+        self.assertEqual(self.steps(gate), ["red", "red", "model"])
+
+
+class TestOrder(GateCase):
+    def test_prompt_alone_does_not_open_the_window(self):
+        gate = self.make_gate(RED, GREEN)
+        gate.red()
+        self.write_prompt()
+        with self.assertRaises(GateError):
+            gate.green()
+        self.assertEqual(self.steps(gate), ["red"])
+        self.assertFalse(gate.green_log.exists())
+
+    def test_refused_green_does_not_run_the_tests(self):
+        gate = self.make_gate(RED, GREEN)
+        gate.red()
+        with self.assertRaises(GateError):
+            gate.green()
+        self.assertEqual(self.runner.calls, 1)
+
+    def test_green_without_any_red_is_refused(self):
+        gate = self.make_gate(GREEN)
+        self.write_prompt()
+        with self.assertRaises(GateError):
+            gate.green()
+        self.assertEqual(self.steps(gate), [])
+
+    def test_red_after_window_needs_a_new_window(self):
+        gate = self.make_gate(RED, RED, GREEN)
+        gate.red()
+        self.write_prompt()
+        gate.model()
+        gate.red()
+        with self.assertRaises(GateError):
+            gate.green()
+        gate.model()
+        gate.green()
+        self.assertEqual(self.steps(gate), ["red", "model", "red", "model", "green"])
+
+    def test_failed_green_keeps_the_window_open(self):
+        gate = self.make_gate(RED, RED, GREEN)
+        gate.red()
+        self.write_prompt()
+        gate.model()
+        with self.assertRaises(GateError):
+            gate.green()
+        self.assertFalse(gate.green_log.exists())
+        gate.green()
+        self.assertEqual(self.steps(gate), ["red", "model", "green"])
+        self.assertEqual([e["rc"] for e in gate.events() if e["step"] == "green"], [0])
+
+    def test_journal_times_come_from_the_injected_clock(self):
+        gate = self.make_gate(RED, GREEN)
+        gate.red()
+        self.write_prompt()
+        gate.model()
+        gate.green()
+        self.assertEqual([e["at"] for e in gate.events()], [1000.0, 1001.0, 1002.0])
+
+    def test_window_records_the_prompt_digest(self):
+        gate = self.make_gate(RED)
+        gate.red()
+        prompt = self.write_prompt("Refunds are negative cents. Propose a minimal patch.\n")
+        event = gate.model()
+        self.assertEqual(event["prompt_sha256"], hashlib.sha256(prompt.read_bytes()).hexdigest())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,74 @@
+import type { z } from 'astro/zod';
+import type { CatalogEntry } from '../errors/entry.ts';
+import type { Place, Severity } from '../errors/diagnostic.ts';
+import type { Packet } from '../packets/packet.ts';
+import type { ParsedBody } from './markdown.ts';
+
+/** The four MDX parts of a packet. */
+export type PartKey = 'prompt' | 'rubric' | 'sample' | 'failures';
+
+/** A rule's documentation: what it asks for, and one bad and one good example. */
+export interface RuleDocs {
+  /** One paragraph: what the rule checks and why the method asks for it. */
+  summary: string;
+  /** A short example that fails the rule (Markdown or YAML, as an author would write it). */
+  bad: string;
+  /** The same example, fixed. */
+  good: string;
+  /** Options the rule takes, by name, with their default, in words. */
+  options?: Record<string, string>;
+}
+
+/** A text file of the starter tree, as the rules see it. */
+export interface StarterFile {
+  /** Path relative to `starter/`. */
+  path: string;
+  /** The file as shown in diagnostics, e.g. `packets/x/starter/src/a.py`. */
+  file: string;
+  /** The contents, or undefined for a binary or unreadable file. */
+  text: string | undefined;
+}
+
+/** What a rule can see of one packet. Everything is read for it; a rule does no I/O of its own. */
+export interface RuleContext<O> {
+  /** The packet, validated. */
+  packet: Packet;
+  /** The rule's options, validated, defaults applied. */
+  options: O;
+  /** The parsed body of a part (Markdown tree, positions relative to the body). */
+  body(part: PartKey): ParsedBody;
+  /** The file position of a frontmatter field of a part. */
+  field(part: PartKey, path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
+  /** The text files of the starter tree, read once per packet. */
+  starterFiles(): Promise<StarterFile[]>;
+}
+
+/** One problem a rule found: where, and the parameters of the rule's catalog entry. */
+export interface Finding<P> {
+  place: Place;
+  params: P;
+}
+
+/**
+ * A lint rule. It reads the packet through its context and returns findings with positions;
+ * the engine turns them into diagnostics, applying the configured severity and inline disables.
+ */
+export interface Rule<P extends Record<string, unknown> = any, O = any> {
+  /** The permanent kebab-case id, used in config files and directives: `prompt-length`. */
+  id: string;
+  /** The severity when nothing configures it. */
+  defaultSeverity: Severity;
+  /** The catalog entry of the rule's diagnostics (code, name, message, hint). */
+  entry: CatalogEntry<P>;
+  /** The documentation of the rule. */
+  docs: RuleDocs;
+  /** Schema of the rule's options, with defaults; rules without options leave it out. */
+  options?: z.ZodType<O>;
+  /** Find the problems. */
+  check(ctx: RuleContext<O>): Finding<P>[] | Promise<Finding<P>[]>;
+}
+
+/** Declare a rule, keeping its parameter and option types. */
+export function defineRule<P extends Record<string, unknown>, O = Record<string, never>>(rule: Rule<P, O>): Rule<P, O> {
+  return rule;
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PacketReport } from './report.ts';
+
+/** Bump when the checks change, so old results are not reused. */
+export const REHEARSAL_LOGIC_VERSION = 1;
+
+/** What a cached result depends on. */
+export interface CacheKeyParts {
+  /** The packet's content digest (every file of the packet). */
+  digest: string;
+  /** The test command. */
+  command: string;
+  /** The interpreter version. */
+  interpreter: string;
+  /** The sandbox kind. */
+  sandbox: string;
+  /** The per-run time limit. */
+  timeoutMs: number;
+}
+
+/** A content-addressed store of packet results. */
+export interface RehearsalCache {
+  get(id: string, key: CacheKeyParts): Promise<PacketReport | undefined>;
+  set(id: string, key: CacheKeyParts, report: PacketReport): Promise<void>;
+}
+
+/** The hash of a key. */
+export function cacheKey(parts: CacheKeyParts): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ v: REHEARSAL_LOGIC_VERSION, ...parts }))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** A cache in a folder: one JSON file per packet and key, written atomically. */
+export function directoryCache(dir: string): RehearsalCache {
+  const file = (id: string, key: CacheKeyParts) => path.join(dir, `${id}-${cacheKey(key)}.json`);
+  return {
+    async get(id, key) {
+      try {
+        const report = JSON.parse(await readFile(file(id, key), 'utf8')) as PacketReport;
+        return report.digest === key.digest ? { ...report, cached: true } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async set(id, key, report) {
+      if (report.status === 'inconclusive') return;
+      await mkdir(dir, { recursive: true });
+      const target = file(id, key);
+      const tmp = `${target}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify({ ...report, cached: false }));
+      await rename(tmp, target);
+    },
+  };
+}
+
+/** No caching (`--no-cache`). */
+export const noCache: RehearsalCache = {
+  get: async () => undefined,
+  set: async () => {},
+};

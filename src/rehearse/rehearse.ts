@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import type { Packet } from '../packets/packet.ts';
+import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
+import type { RehearsalCache } from './cache.ts';
+import { rehearsePacket } from './rehearse-packet.ts';
+import type { Reporter } from './reporter.ts';
+import { REPORT_SCHEMA_VERSION, type PacketReport, type RehearsalReport } from './report.ts';
+
+/** Everything a rehearsal needs, passed in. */
+export interface RehearseOptions {
+  packets: readonly Packet[];
+  /** Absolute path of each packet's folder, by id. */
+  packetDirs: ReadonlyMap<string, string>;
+  sandbox: Sandbox;
+  /** Notice to carry in the report when the sandbox is unconfined. */
+  sandboxNotice: string | null;
+  /** Interpreter mounts and version. */
+  interpreter: { mounts: SandboxMounts; version: string | null };
+  /** Sandbox runs at once. */
+  jobs: number;
+  /** Per-run time limit. */
+  timeoutMs: number;
+  cache: RehearsalCache;
+  reporters: readonly Reporter[];
+  /** Where workspaces are made (a temporary folder). */
+  scratchDir: string;
+  /** Wall clock, for the report's date. */
+  date: () => Date;
+  /** Monotonic clock in ms. */
+  now: () => number;
+}
+
+function emit<K extends keyof Reporter>(reporters: readonly Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): void {
+  for (const r of reporters) (r[hook] as ((...a: unknown[]) => void) | undefined)?.call(r, ...args);
+}
+
+/** Rehearse packets: every check of every packet, on a shared pool, with a content-addressed cache. */
+export async function rehearse(options: RehearseOptions): Promise<RehearsalReport> {
+  const started = options.now();
+  const date = options.date().toISOString();
+  const limit = pLimit(Math.max(1, options.jobs));
+  const scratch = await mkdtemp(path.join(options.scratchDir, 'packet-rehearse-'));
+  const ids = options.packets.map((p) => p.id);
+  emit(options.reporters, 'onRunStart', { packets: ids, jobs: options.jobs });
+  try {
+    const reports = await Promise.all(
+      options.packets.map(async (packet): Promise<PacketReport> => {
+        const key = {
+          digest: packet.digest,
+          command: packet.prompt.data.test,
+          interpreter: options.interpreter.version ?? 'none',
+          sandbox: options.sandbox.kind,
+          timeoutMs: options.timeoutMs,
+        };
+        const cached = await options.cache.get(packet.id, key);
+        if (cached) {
+          emit(options.reporters, 'onPacketStart', packet.id);
+          for (const c of cached.checks) emit(options.reporters, 'onCheckEnd', packet.id, c);
+          emit(options.reporters, 'onPacketEnd', cached);
+          return cached;
+        }
+        emit(options.reporters, 'onPacketStart', packet.id);
+        const report = await rehearsePacket({
+          packet,
+          packetDir: options.packetDirs.get(packet.id)!,
+          runner: { sandbox: options.sandbox, mounts: options.interpreter.mounts, timeoutMs: options.timeoutMs },
+          limit,
+          scratchDir: scratch,
+          now: options.now,
+          onCheck: (c) => emit(options.reporters, 'onCheckEnd', packet.id, c),
+        });
+        await options.cache.set(packet.id, key, report);
+        emit(options.reporters, 'onPacketEnd', report);
+        return report;
+      }),
+    );
+    reports.sort((a, b) => a.id.localeCompare(b.id));
+    const count = (s: PacketReport['status']) => reports.filter((r) => r.status === s).length;
+    const report: RehearsalReport = {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      date,
+      sandbox: { kind: options.sandbox.kind, notice: options.sandboxNotice },
+      interpreter: { python: options.interpreter.version },
+      jobs: options.jobs,
+      packets: reports,
+      summary: {
+        packets: reports.length,
+        failsClosed: count('fails-closed'),
+        defects: count('defect'),
+        inconclusive: count('inconclusive'),
+        cached: reports.filter((r) => r.cached).length,
+        durationMs: Math.round(options.now() - started),
+      },
+    };
+    emit(options.reporters, 'onRunEnd', report);
+    return report;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

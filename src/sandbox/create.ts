@@ -1,0 +1,119 @@
+import { createBubblewrapSandbox, probeBubblewrap, type BubblewrapOptions } from './bubblewrap.ts';
+import { findExecutable } from './interpreters.ts';
+import { selfTest, type SelfTestReport } from './self-test.ts';
+import type { Sandbox, SandboxMounts } from './types.ts';
+import { createUnconfinedSandbox } from './unconfined.ts';
+
+/** How to pick a sandbox. */
+export interface CreateSandboxOptions {
+  /**
+   * The user passed the explicit flag that lets the kit run code without isolation when
+   * bubblewrap is missing or fails its self-test. Without it, that situation is a refusal.
+   */
+  allowUnconfined: boolean;
+  /** Path of `bwrap`; default: found on `searchPath`. */
+  bwrapPath?: string;
+  /** `PATH` on which to look for `bwrap` (e.g. `process.env.PATH`); default `/usr/bin:/bin`. */
+  searchPath?: string;
+  /** Scratch directory for the self-test; default `os.tmpdir()` at call time. */
+  tmpDir?: string;
+  /** Interpreter mounts that give the self-test a TCP client inside (see `PythonInterpreter.mounts`). */
+  selfTestMounts?: SandboxMounts;
+  /** Passed to the bubblewrap sandbox. */
+  systemPaths?: BubblewrapOptions['systemPaths'];
+  /** Monotonic clock in milliseconds; default `performance.now`. */
+  now?: () => number;
+}
+
+/** Why no sandbox was given. Plain data, in the shape of the error catalog. */
+export interface SandboxUnavailable {
+  /** Permanent name. */
+  name: 'SandboxUnavailable';
+  /** Stable code. */
+  code: 'REHEARSE_SANDBOX_UNAVAILABLE';
+  /** Short title. */
+  title: string;
+  /** What happened, why, and what to do. */
+  message: string;
+  /** The two ways forward. */
+  hint: string;
+  /** `bwrap-missing`: no usable bwrap; `self-test-failed`: bwrap ran but did not confine. */
+  reason: 'bwrap-missing' | 'self-test-failed';
+  /** The self-test's checks, when it ran. */
+  checks: SelfTestReport['checks'];
+}
+
+/** The outcome of `createSandbox`. */
+export type CreateSandboxResult =
+  | {
+      ok: true;
+      /** The sandbox to run commands in. */
+      sandbox: Sandbox;
+      /** The bubblewrap self-test, or `null` when the unconfined fallback was taken. */
+      selfTest: SelfTestReport | null;
+      /** Set when running unconfined: why, so the caller can say it out loud. */
+      notice: string | null;
+    }
+  | { ok: false; error: SandboxUnavailable };
+
+const HINT =
+  'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and make sure user namespaces are allowed, ' +
+  'or pass the explicit unconfined flag to run trees you wrote yourself without isolation.';
+
+/**
+ * Finds bubblewrap, proves it confines with `selfTest`, and returns it. When bwrap is missing
+ * or the self-test fails: a refusal, or the unconfined sandbox (with a notice saying why)
+ * only if `allowUnconfined` is set. Never falls back silently.
+ */
+export async function createSandbox(options: CreateSandboxOptions): Promise<CreateSandboxResult> {
+  const bwrapPath = options.bwrapPath ?? findExecutable('bwrap', options.searchPath ?? '/usr/bin:/bin');
+  let failure: { reason: SandboxUnavailable['reason']; what: string; checks: SelfTestReport['checks'] };
+
+  const features = bwrapPath === null ? 'no bwrap executable on PATH' : await probeBubblewrap(bwrapPath);
+  if (bwrapPath !== null && typeof features !== 'string') {
+    const sandbox = createBubblewrapSandbox({
+      bwrapPath,
+      features,
+      ...(options.systemPaths ? { systemPaths: options.systemPaths } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const report = await selfTest(sandbox, {
+      ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
+      ...(options.selfTestMounts ? { mounts: options.selfTestMounts } : {}),
+    });
+    if (report.ok) return { ok: true, sandbox, selfTest: report, notice: null };
+    const failed = report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`);
+    failure = {
+      reason: 'self-test-failed',
+      what: `${features.version} at ${bwrapPath} failed its confinement self-test (${failed.join('; ')})`,
+      checks: report.checks,
+    };
+  } else {
+    failure = { reason: 'bwrap-missing', what: `bubblewrap is not usable: ${String(features)}`, checks: [] };
+  }
+
+  if (options.allowUnconfined) {
+    return {
+      ok: true,
+      sandbox: createUnconfinedSandbox(options.now ? { now: options.now } : {}),
+      selfTest: null,
+      notice: `Running UNCONFINED because ${failure.what}. Commands see the whole filesystem and network.`,
+    };
+  }
+  return {
+    ok: false,
+    error: {
+      name: 'SandboxUnavailable',
+      code: 'REHEARSE_SANDBOX_UNAVAILABLE',
+      title: 'No sandbox for untrusted code',
+      message:
+        `Refusing to run untrusted code: ${failure.what}. ` +
+        'Packet tests, model replies and submissions run only inside bubblewrap, which isolates the filesystem, ' +
+        'network and processes. ' +
+        HINT,
+      hint: HINT,
+      reason: failure.reason,
+      checks: failure.checks,
+    },
+  };
+}
