@@ -16,9 +16,10 @@ export function formatDiagnosticsText(list: readonly Diagnostic[], options: { cw
   for (const d of list) {
     const where = `${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
     const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
-    lines.push(`${c.bold(where)} ${d.code} ${sev} ${d.message}`);
-    lines.push(`  ${c.dim('hint:')} ${d.hint}`);
-    if (options.frames && d.line) {
+    lines.push(`${c.bold(where)} ${d.code} ${sev} ${d.message}${d.rule ? ` ${c.dim(`(${d.rule})`)}` : ''}`);
+    lines.push(`  ${c.dim('hint:')} ${d.hint.replace(/\n/g, '\n  ')}`);
+    // A frame of a secret would print the secret again.
+    if (options.frames && d.line && !d.sensitive) {
       if (!sourceCache.has(d.file)) {
         try {
           sourceCache.set(d.file, normalizeText(readFileSync(path.resolve(options.cwd, d.file), 'utf8')));

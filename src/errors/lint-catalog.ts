@@ -53,7 +53,7 @@ export const LintErrors = {
       inProse
         ? 'The test command appears in the prompt body only as prose, not in a code block or inline code, so it is easy to copy wrong.'
         : 'The frontmatter\'s test command never appears in the prompt body, so the candidate cannot run the tests they will be graded by.',
-    hint: ({ command }) => `Show it in a code block, exactly as in "test:":\n\n\`\`\`bash\n${command}\n\`\`\``,
+    hint: ({ command }) => `Show it, exactly as in "test:", in a \`\`\`bash block: ${command}`,
   }),
   CommercialModelName: entry<{ name: string; part: string }>({
     code: 'PK206',
@@ -64,13 +64,13 @@ export const LintErrors = {
       `The ${part} names the model "${name}". Names move and the pin should not: a packet that needs a named paid model is graded on the vendor, not the candidate.`,
     hint: () => 'Say "the model" or "the OpenAI-compatible endpoint" instead; rehearsals pick the model with --model.',
   }),
-  SecretInPacket: entry<{ finding: string; scanner: string }>({
+  SecretInPacket: entry<{ kind: string; scanner: string }>({
     code: 'PK207',
     name: 'SecretInPacket',
     title: 'Secret in a packet file',
     severity: 'error',
-    message: ({ finding, scanner }) =>
-      `The secret scanner (${scanner}) reports: ${finding}. A key in a packet ends up in the candidate zip, the site or a reviewer bundle.`,
+    message: ({ kind, scanner }) =>
+      `The secret scanner (secretlint, rule "${scanner}") found a credential here (${kind}). A key in a packet ends up in the candidate zip, the site or a reviewer bundle.`,
     hint: () => 'Remove it and rotate it; read keys from the environment at run time. A fake key for a test must not look like a real one.',
   }),
   RubricRowsOutOfShape: entry<

@@ -47,6 +47,8 @@ export interface RuleContext<O> {
 export interface Finding<P> {
   place: Place;
   params: P;
+  /** The place holds a secret: never print its source line. */
+  sensitive?: boolean;
 }
 
 /**

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { starterReader } from './fs-source.ts';
 import { readSources } from './load.ts';
 import { parsePacket } from './parse.ts';
 import { publicPacket, publicPacketSchema } from './public.ts';
@@ -30,7 +32,7 @@ export function packetLoader(options: PacketLoaderOptions): Loader {
           const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
           throw new Error(`packet "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
         }
-        const data = await context.parseData({ id: packet.id, data: publicPacket(packet) });
+        const data = await context.parseData({ id: packet.id, data: publicPacket(packet, starterReader(path.resolve(cwd, options.packetsDir, source.folder))) });
         context.store.set({ id: packet.id, data, body: packet.prompt.body, digest: packet.digest });
       }
     },

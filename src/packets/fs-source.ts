@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnose, Errors } from '../errors/catalog.ts';
@@ -61,4 +62,15 @@ export async function listPacketDirs(packetsDir: string): Promise<string[]> {
     .filter((d) => d.isDirectory() && !d.name.startsWith('.') && !d.name.startsWith('_'))
     .map((d) => path.join(packetsDir, d.name))
     .sort();
+}
+
+/** Read a starter file's bytes from a packet folder on disk (for the public view). */
+export function starterReader(packetDir: string): (rel: string) => Uint8Array | undefined {
+  return (rel) => {
+    try {
+      return readFileSync(path.join(packetDir, 'starter', rel));
+    } catch {
+      return undefined;
+    }
+  };
 }

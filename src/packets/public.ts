@@ -11,6 +11,8 @@ export const publicFileSchema = z.strictObject({
   size: z.int().nonnegative(),
   /** sha256 of the contents, hex. */
   sha256: z.string(),
+  /** The contents, for text files up to 64 KiB; absent for binary or larger files. */
+  text: z.string().optional(),
 });
 
 /**
@@ -37,8 +39,11 @@ export const publicPacketSchema = z.strictObject({
 /** The public view of a packet. */
 export type PublicPacket = z.infer<typeof publicPacketSchema>;
 
-/** Project a packet onto its public view. */
-export function publicPacket(packet: Packet): PublicPacket {
+/** Starter files up to this size are carried as text for the site. */
+export const PUBLIC_TEXT_LIMIT = 64 * 1024;
+
+/** Project a packet onto its public view; `readStarter` gives a starter file's bytes. */
+export function publicPacket(packet: Packet, readStarter: (path: string) => Uint8Array | undefined = () => undefined): PublicPacket {
   return {
     id: packet.id,
     digest: packet.digest,
@@ -48,6 +53,20 @@ export function publicPacket(packet: Packet): PublicPacket {
     rubricBody: packet.rubric.body,
     starter: packet.entries
       .filter((e) => e.kind === 'file' && e.path.startsWith('starter/'))
-      .map((e) => ({ path: e.path.slice('starter/'.length), size: e.size, sha256: e.sha256 })),
+      .map((e) => {
+        const path = e.path.slice('starter/'.length);
+        const bytes = e.size <= PUBLIC_TEXT_LIMIT ? readStarter(path) : undefined;
+        const text = bytes ? decodeText(bytes) : undefined;
+        return { path, size: e.size, sha256: e.sha256, ...(text !== undefined ? { text } : {}) };
+      }),
   };
+}
+
+function decodeText(bytes: Uint8Array): string | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.includes('\u0000') ? undefined : text;
+  } catch {
+    return undefined;
+  }
 }

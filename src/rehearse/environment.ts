@@ -18,6 +18,8 @@ export interface EnvironmentOptions {
   tmpDir: string;
   /** The explicit flag to run without isolation where bubblewrap is unusable. */
   allowUnconfined: boolean;
+  /** Path of bwrap; default: found on PATH. */
+  bwrapPath?: string;
 }
 
 /** Resolve the interpreter once and make a sandbox that has passed its confinement self-test. */
@@ -29,6 +31,7 @@ export async function prepareRunEnvironment(
   const mounts: SandboxMounts = 'error' in python ? { pathPrepend: [], readOnlyPaths: [] } : python.mounts;
   const created = await createSandbox({
     allowUnconfined: options.allowUnconfined,
+    ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
     searchPath: options.env.PATH ?? '/usr/bin:/bin',
     tmpDir: options.tmpDir,
     selfTestMounts: mounts,

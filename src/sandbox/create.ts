@@ -46,6 +46,7 @@ export interface SandboxUnavailable {
 /** The outcome of `createSandbox`. */
 export type CreateSandboxResult =
   | {
+      /** A sandbox is ready. */
       ok: true;
       /** The sandbox to run commands in. */
       sandbox: Sandbox;
@@ -54,7 +55,12 @@ export type CreateSandboxResult =
       /** Set when running unconfined: why, so the caller can say it out loud. */
       notice: string | null;
     }
-  | { ok: false; error: SandboxUnavailable };
+  | {
+      /** No sandbox: untrusted code must not run. */
+      ok: false;
+      /** What happened and what to do. */
+      error: SandboxUnavailable;
+    };
 
 const HINT =
   'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and make sure user namespaces are allowed, ' +

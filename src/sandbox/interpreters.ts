@@ -6,8 +6,11 @@ import type { SandboxMounts } from './types.ts';
 
 /** What a probe run printed and how it ended. */
 export interface ProbeOutput {
+  /** Everything on stdout. */
   stdout: string;
+  /** Everything on stderr. */
   stderr: string;
+  /** Exit status, `null` if it did not exit normally or did not start. */
   exitCode: number | null;
 }
 

@@ -14,16 +14,26 @@ export const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbi
 
 /** A `RunSpec` with every default filled in and every field checked. */
 export interface CheckedRunSpec {
+  /** Existing absolute host directory. */
   workdir: string;
+  /** The shell command. */
   command: string;
+  /** Extra variables, names checked. */
   env: Readonly<Record<string, string>>;
+  /** Positive, at most the largest timer Node supports. */
   timeoutMs: number;
+  /** Every limit filled in. */
   limits: ResourceLimits;
+  /** Positive integer. */
   outputLimitBytes: number;
+  /** Existing absolute directories without `:`. */
   pathPrepend: readonly string[];
+  /** Absolute paths. */
   readOnlyPaths: readonly string[];
 }
 
+/** Node fires longer timers at once, so they are refused. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Fills defaults and validates a spec; returns an error message instead of throwing. */
@@ -39,7 +49,9 @@ export function checkRunSpec(spec: RunSpec): CheckedRunSpec | string {
     if (typeof value !== 'string' || value.includes('\0')) return `env ${name} must be a string without NUL bytes`;
   }
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return `timeoutMs must be a positive number, got ${timeoutMs}`;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    return `timeoutMs must be a positive number of at most ${MAX_TIMER_MS}, got ${timeoutMs}`;
+  }
   const outputLimitBytes = spec.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
   if (!Number.isInteger(outputLimitBytes) || outputLimitBytes <= 0) {
     return `outputLimitBytes must be a positive integer, got ${outputLimitBytes}`;

@@ -25,14 +25,23 @@ export interface SupervisedSpawn {
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
+  /** Exit status of the top process, `null` if a signal ended it or it never started. */
   exitCode: number | null;
+  /** Signal that ended the top process. */
   signal: string | null;
+  /** The timeout fired and the group was killed. */
   timedOut: boolean;
+  /** A stream passed `floodLimitBytes` and the group was killed. */
   outputFlooded: boolean;
+  /** Kept stdout, UTF-8. */
   stdout: string;
+  /** Kept stderr, UTF-8. */
   stderr: string;
+  /** Stdout went past the cap. */
   stdoutTruncated: boolean;
+  /** Stderr went past the cap. */
   stderrTruncated: boolean;
+  /** Spawn to end of output, by `now`. */
   durationMs: number;
   /** Everything written to fd 3 (empty without `statusPipe`). */
   status: string;

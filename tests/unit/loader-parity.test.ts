@@ -2,7 +2,9 @@ import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packetLoader } from '../../src/packets/astro-loader.ts';
+import { starterReader } from '../../src/packets/fs-source.ts';
 import { loadPackets } from '../../src/packets/load.ts';
+import path from 'node:path';
 import { publicPacket, publicPacketSchema } from '../../src/packets/public.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
@@ -43,7 +45,8 @@ describe('one loader, two adapters', () => {
     expect([...site.keys()].sort()).toEqual(['alpha', 'beta']);
     for (const packet of cli.packets) {
       const entry = site.get(packet.id)!;
-      expect(entry.data).toEqual(publicPacket(packet));
+      expect(entry.data).toEqual(publicPacket(packet, starterReader(path.join(t.packets, packet.id))));
+      expect((entry.data as { starter: { path: string; text?: string }[] }).starter.find((f) => f.path === 'src/duration.py')?.text).toContain('def parse_duration');
       expect(entry.digest).toBe(packet.digest);
       expect(entry.body).toBe(packet.prompt.body);
     }

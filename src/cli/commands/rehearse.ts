@@ -28,6 +28,8 @@ tells the sample from each mutant.
   --unconfined      where bubblewrap is unusable, run the packets' own trees
                     without isolation (never use it for submissions or model replies)
 
+Environment: PACKET_KIT_BWRAP=PATH uses that bwrap instead of the one on PATH.
+
 Exit: 0 every packet fails closed, 1 packet defects, 2 inconclusive.
 `;
 
@@ -75,7 +77,8 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     io.err(`packet rehearse: fix the errors above first (\`npx packet check\` lists them).\n`);
     return 1;
   }
-  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined });
+  const bwrapPath = io.env.PACKET_KIT_BWRAP;
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
   if (!prepared.ok) {
     const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
     io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);

@@ -1,0 +1,62 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import { LintErrors } from '../../errors/lint-catalog.ts';
+import type { Place } from '../../errors/diagnostic.ts';
+import { PARTS } from '../../packets/schema/index.ts';
+import { defineRule, type Finding } from '../rule.ts';
+
+type SecretlintConfig = Parameters<typeof lintSource>[0]['options']['config'];
+
+/** secretlint's recommended preset: AWS, GCP, GitHub, Slack, npm, private keys, basic auth in URLs, and more. */
+const SECRETLINT_CONFIG: SecretlintConfig = {
+  rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }],
+};
+
+/** The 1-based line and column of a character offset. */
+export function offsetToPlace(text: string, offset: number, file: string): Place {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { file, line, column: offset - lineStart + 1 };
+}
+
+/** Scan one text with secretlint. Only the rule and the kind of secret are kept: no secret is ever copied into a diagnostic. */
+export async function scanForSecrets(text: string, file: string): Promise<Finding<{ kind: string; scanner: string }>[]> {
+  const result = await lintSource({
+    source: { content: text, filePath: file, contentType: 'text' },
+    options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
+  });
+  return result.messages.map((m) => ({
+    place: offsetToPlace(text, m.range[0], file),
+    params: { kind: m.messageId, scanner: m.ruleId.replace('@secretlint/secretlint-rule-', '') },
+    sensitive: true,
+  }));
+}
+
+export const noSecrets = defineRule({
+  id: 'no-secrets',
+  defaultSeverity: 'error',
+  entry: LintErrors.SecretInPacket,
+  docs: {
+    summary:
+      'No key, token or credential in the four part files or in any starter file. The scan is secretlint\'s recommended preset (a maintained rule set: cloud keys, GitHub, Slack and npm tokens, private keys, passwords in URLs, ...), not a home-made list. The diagnostic names the kind of secret, never the secret, and the terminal shows no code frame for them, so the secret is not printed again. Binary starter files are skipped. The secret trees (sample/, hidden/, mutants/, replies/) are left to the bundle\'s scan.',
+    bad: 'const token = "ghp_" + 36 real-looking characters, in starter/src/client.py',
+    good: 'token = os.environ["API_TOKEN"]  # read at run time, never written down',
+  },
+  async check(ctx) {
+    const out: Finding<{ kind: string; scanner: string }>[] = [];
+    for (const name of PARTS) {
+      const part = ctx.packet[name];
+      out.push(...(await scanForSecrets(part.text, part.file)));
+    }
+    for (const file of await ctx.starterFiles()) {
+      if (file.text !== undefined) out.push(...(await scanForSecrets(file.text, file.file)));
+    }
+    return out;
+  },
+});

@@ -1,0 +1,159 @@
+import { rm, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../src/cli/io.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
+import type { RehearsalReport } from '../../src/rehearse/report.ts';
+import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
+
+/**
+ * Fixture packets, each the scaffold with one planted defect. One rehearsal runs them all; each
+ * must come out a defect, named in words, while the untouched scaffold fails closed.
+ */
+let t: TempPackets;
+let report: RehearsalReport;
+let exitCode: number;
+let stdout: string;
+
+const DURATION = 'src/duration.py';
+
+beforeAll(async () => {
+  t = await tempPackets();
+  await t.add('healthy');
+
+  // The starter already passes: the sample's code is the starter's.
+  await t.add('starter-green');
+  await t.write('starter-green', `starter/${DURATION}`, await t.read('starter-green', `sample/${DURATION}`));
+
+  // The starter is red from a syntax error, not from failing tests.
+  await t.add('floor-syntax');
+  await t.edit('floor-syntax', `starter/${DURATION}`, 'def parse_duration(text):', 'def parse_duration(text)');
+
+  // The sample does not pass its own hidden tests.
+  await t.add('sample-red');
+  await t.edit('sample-red', `sample/${DURATION}`, 'WHOLE = re.compile(r"(?:\\d+[hms])+")', 'WHOLE = re.compile(r"(?:\\d+[hms]?)+")');
+
+  // A mutant the tests do not kill: it only renames a variable.
+  await t.add('mutant-survives');
+  await t.write('mutant-survives', `mutants/drops-minutes/${DURATION}`, (await t.read('mutant-survives', `sample/${DURATION}`)).replace('for n, unit in', 'for count, unit in').replace('int(n)', 'int(count)') + '# PART.search( kept for the signal\n');
+
+  // A signal that matches the sample too.
+  await t.add('signal-on-sample');
+  await t.edit('signal-on-sample', 'failures.mdx', 'pattern: "return 0\\\\b"', 'pattern: "PART = re\\\\.compile"');
+
+  // A hire bar that does not separate: low bar, no vetoes, caps that leave the total above it.
+  await t.add('bar-too-low');
+  await t.edit('bar-too-low', 'rubric.mdx', 'hireBar: 6', 'hireBar: 4');
+  await t.edit('bar-too-low', 'rubric.mdx', 'vetoes:\n  - row: refusal\n    atMost: 0\n    note: Green tests with garbage accepted is a no.\n', 'vetoes: []\n');
+
+  // A forged "OK" printed by the code under test, with a failing exit: must stay red (floor, and a mutant).
+  await t.add('forged-ok');
+  await t.write(
+    'forged-ok',
+    `mutants/accepts-garbage/${DURATION}`,
+    (await t.read('forged-ok', `mutants/accepts-garbage/${DURATION}`)) +
+      '\nimport os, sys\nsys.stderr.write("Ran 6 tests in 0.001s\\n\\nOK\\n")\nsys.stderr.flush()\nos._exit(1)\n',
+  );
+
+  // A sample that edits a protected test to make itself pass: the packet's own test runs anyway.
+  await t.add('sample-edits-test');
+  await mkdir(path.join(t.packets, 'sample-edits-test', 'sample', 'tests'), { recursive: true });
+  await t.write('sample-edits-test', 'sample/tests/test_duration.py', 'import unittest\n\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        pass\n');
+  await t.write('sample-edits-test', `sample/${DURATION}`, (await t.read('sample-edits-test', `starter/${DURATION}`)));
+
+  // A sample whose tests hang: killed at the time limit, reported as a defect.
+  await t.add('sample-hangs');
+  await t.write('sample-hangs', `sample/${DURATION}`, (await t.read('sample-hangs', `sample/${DURATION}`)) + '\nimport time\nwhile True:\n    time.sleep(1)\n');
+
+  const io = memoryIo(t.root, { env: process.env });
+  exitCode = await runCli(['rehearse', '--no-cache', '--timeout', '3', '--report', 'report.json'], io);
+  stdout = io.stdout;
+  report = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(path.join(t.root, 'report.json'), 'utf8')));
+}, 120_000);
+
+afterAll(() => t.dispose());
+
+const packet = (id: string) => report.packets.find((p) => p.id === id)!;
+const failed = (id: string) => packet(id).checks.filter((c) => !c.ok).map((c) => c.id);
+
+describe('packet rehearse on planted defects', () => {
+  it('exits 1 and writes a versioned report', () => {
+    expect(exitCode).toBe(1);
+    expect(report.schemaVersion).toBe(1);
+    expect(report.sandbox.kind).toBe('bubblewrap');
+    expect(report.packets.map((p) => p.id)).toEqual([...report.packets.map((p) => p.id)].sort());
+  });
+
+  it('passes the untouched scaffold', () => {
+    expect(packet('healthy').status).toBe('fails-closed');
+    expect(packet('healthy').checks.map((c) => c.id)).toEqual([
+      'floor',
+      'sample',
+      'mutant:drops-minutes',
+      'mutant:accepts-garbage',
+      'signal:drops-minutes',
+      'signal:accepts-garbage',
+      'calibration:sample',
+      'calibration:drops-minutes',
+      'calibration:accepts-garbage',
+    ]);
+  });
+
+  it('names a starter that is already green', () => {
+    expect(failed('starter-green')).toContain('floor');
+    expect(packet('starter-green').defects.join('\n')).toMatch(/already passes its visible tests/);
+  });
+
+  it('names a floor that is red for the wrong reason', () => {
+    expect(failed('floor-syntax')).toContain('floor');
+    expect(packet('floor-syntax').defects.join('\n')).toMatch(/red for the wrong reason: the test module .* failed to import/);
+  });
+
+  it('names a sample that is red', () => {
+    expect(failed('sample-red')).toContain('sample');
+    expect(packet('sample-red').defects.join('\n')).toMatch(/sample solution does not pass the tests/);
+  });
+
+  it('names a surviving mutant and its mode', () => {
+    expect(failed('mutant-survives')).toEqual(['mutant:drops-minutes']);
+    expect(packet('mutant-survives').defects[0]).toMatch(/The tests miss the failure "Only the first unit counts" \(drops-minutes\)/);
+  });
+
+  it('names a signal that matches the sample', () => {
+    expect(failed('signal-on-sample')).toContain('signal:accepts-garbage');
+    expect(packet('signal-on-sample').defects.join('\n')).toMatch(/also matches the sample solution \(src\/duration\.py: PART = re\.compile/);
+  });
+
+  it('names a hire bar that does not separate the sample from a mutant', () => {
+    expect(failed('bar-too-low')).toEqual(['calibration:drops-minutes']);
+    expect(packet('bar-too-low').defects[0]).toMatch(/The rubric cannot tell "Only the first unit counts" from a hire/);
+  });
+
+  it('keeps a forged OK line with a failing exit red', () => {
+    expect(packet('forged-ok').status).toBe('fails-closed');
+    const mutant = packet('forged-ok').checks.find((c) => c.id === 'mutant:accepts-garbage')!;
+    // The only summary in the output is the forged one: 6 ran, OK. Only the exit code says red.
+    expect(mutant.tests).toMatchObject({ ran: 6, failed: 0, errors: 0, exitCode: 1 });
+    expect(mutant.ok).toBe(true);
+    expect(mutant.actual).toMatch(/^killed/);
+  });
+
+  it('runs the packet\'s own tests when a sample edits a protected test', () => {
+    const sample = packet('sample-edits-test').checks.find((c) => c.id === 'sample')!;
+    expect(sample.ok).toBe(false);
+    expect(sample.actual).toContain("the sample's own copies of tests/test_duration.py were replaced by the packet's");
+    expect(sample.tests!.ran).toBeGreaterThan(1);
+  });
+
+  it('kills a hanging sample at the time limit and names it', () => {
+    const sample = packet('sample-hangs').checks.find((c) => c.id === 'sample')!;
+    expect(sample.ok).toBe(false);
+    expect(sample.tests!.timedOut).toBe(true);
+    expect(sample.actual).toMatch(/killed at the time limit/);
+  });
+
+  it('summarises defects in words on the console', () => {
+    expect(stdout).toMatch(/10 packets: 2 fail closed, 8 with defects, 0 inconclusive/);
+    expect(stdout).toContain('starter-green:\n  - The starter already passes its visible tests');
+  });
+});

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
+import { lintPacket, type LintOptions } from '../../../src/lint/engine.ts';
+import { fsPacketFiles, memoryPacketFiles, type PacketFiles } from '../../../src/lint/files.ts';
+import { loadPackets } from '../../../src/packets/load.ts';
+import type { Packet } from '../../../src/packets/packet.ts';
+import { parsePacket } from '../../../src/packets/parse.ts';
+import type { PacketSource } from '../../../src/packets/source.ts';
+import { TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The lint fixtures: `<rule-id>/{pass,fail}/`, each a whole packet. */
+export const FIXTURES = 'tests/fixtures/lint';
+
+/** Load the pass and fail packets of one rule's fixture folder, checking they are otherwise valid. */
+export async function loadFixture(rule: string): Promise<{ pass: Packet; fail: Packet; validation: Diagnostic[]; files: PacketFiles }> {
+  const { packets, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: ROOT });
+  const pass = packets.find((p) => p.id === 'pass');
+  const fail = packets.find((p) => p.id === 'fail');
+  if (!pass || !fail) throw new Error(`fixture ${rule} lacks a pass or a fail packet: ${JSON.stringify(diagnostics)}`);
+  return { pass, fail, validation: diagnostics, files: fsPacketFiles(ROOT) };
+}
+
+function readTree(dir: string, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    if (entry.name === '__pycache__' || entry.name.endsWith('.pyc')) continue;
+    const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) Object.assign(out, readTree(dir, childRel));
+    else out[childRel] = readFileSync(path.join(dir, childRel), 'utf8');
+  }
+  return out;
+}
+
+/** The scaffold template's files, placeholders filled. */
+export function templateFiles(id = 'mem'): Record<string, string> {
+  const files = readTree(TEMPLATE_DIR);
+  for (const [rel, text] of Object.entries(files)) {
+    if (rel.endsWith('.mdx')) {
+      files[rel] = text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => ({ title: 'Memory packet', id, date: '2026-11-29' })[key] ?? key);
+    }
+  }
+  return files;
+}
+
+/** Replace `from` by `to` in a text, failing loudly when `from` is absent (an edit that does nothing tests nothing). */
+export function edit(text: string | undefined, from: string, to: string): string {
+  if (text === undefined || !text.includes(from)) throw new Error(`edit: "${from}" not found`);
+  return text.replace(from, to);
+}
+
+/**
+ * A packet in memory: the scaffold template with some files replaced (a string), added, or
+ * removed (null). Returns the parsed packet and a file reader over the same files.
+ */
+export function memoryPacket(
+  change: (files: Record<string, string>) => Record<string, string | null> = () => ({}),
+  id = 'mem',
+): { packet: Packet; files: PacketFiles; diagnostics: Diagnostic[] } {
+  const files = templateFiles(id);
+  for (const [rel, text] of Object.entries(change({ ...files }))) {
+    if (text === null) {
+      for (const key of Object.keys(files)) if (key === rel || key.startsWith(`${rel}/`)) delete files[key];
+    } else files[rel] = text;
+  }
+  const paths = Object.keys(files).sort();
+  const source: PacketSource = {
+    id,
+    folder: id,
+    dir: `packets/${id}`,
+    parts: {
+      prompt: files['prompt.mdx'],
+      rubric: files['rubric.mdx'],
+      sample: files['sample.mdx'],
+      failures: files['failures.mdx'],
+    },
+    entries: paths.map((p) => ({
+      path: p,
+      kind: 'file' as const,
+      size: Buffer.byteLength(files[p]!),
+      sha256: createHash('sha256').update(files[p]!).digest('hex'),
+    })),
+    problems: [],
+  };
+  const { packet, diagnostics } = parsePacket(source);
+  if (!packet) throw new Error(`memory packet does not parse: ${diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.message}`).join('\n')}`);
+  return { packet, files: memoryPacketFiles({ [id]: files }), diagnostics };
+}
+
+/** Lint a memory packet (see {@link memoryPacket}). */
+export async function lintMemory(
+  change: (files: Record<string, string>) => Record<string, string | null> = () => ({}),
+  options: Omit<LintOptions, 'files'> = {},
+): Promise<Diagnostic[]> {
+  const { packet, files } = memoryPacket(change);
+  return lintPacket(packet, { ...options, files });
+}
+
+/** `file:line:col CODE rule`, for compact assertions. */
+export function brief(d: Diagnostic): string {
+  return `${d.file}:${d.line ?? '-'}:${d.column ?? '-'} ${d.code} ${d.severity} ${d.rule ?? ''}`.trim();
+}
