@@ -12,7 +12,7 @@ export const LintErrors = {
     title: 'Prompt too long',
     severity: 'error',
     message: ({ words, max }) =>
-      `The prompt body is ${words} words, over the limit of ${max}; this is where word ${max + 1} starts. A long prompt gives a model room to hide and a candidate a weekend of reading: a novel is a fail.`,
+      `The prompt body is ${words} words, over the limit of ${max}; the words over it start here. A long prompt gives a model room to hide and a candidate a weekend of reading: a novel is a fail.`,
     hint: ({ max }) => `Cut the prompt to at most ${max} words: one goal, the hard limits, the stop rule, the deliverables, the test command.`,
   }),
   PromptNoHardLimits: entry<{ heading?: string }>({
@@ -109,16 +109,16 @@ export const LintErrors = {
         ? 'Drop a row, lower the rows\' "minutes", or raise the rubric\'s "minutes" (at most 15).'
         : `Set "minutes" to at most ${p.max} and cut rows until they fit.`,
   }),
-  HireBarMisplaced: entry<{ problem: 'out-of-reach' | 'too-low'; hireBar: number; total: number }>({
+  HireBarMisplaced: entry<{ problem: 'veto'; row: string; atMost: number; max: number } | { problem: 'too-low'; hireBar: number; total: number }>({
     code: 'PK211',
     name: 'HireBarMisplaced',
     title: 'Hire bar out of reach or too low',
     severity: 'error',
-    message: ({ problem, hireBar, total }) =>
-      problem === 'out-of-reach'
-        ? `The hire bar is ${hireBar} but the rows add up to ${total}: no submission can reach it.`
-        : `The hire bar is ${hireBar} of ${total}, below half the total: a submission can fail most of the card and still be a hire.`,
-    hint: ({ total }) => `Set hireBar between ${Math.ceil(total / 2)} and ${total}.`,
+    message: (p) =>
+      p.problem === 'veto'
+        ? `The veto on "${p.row}" fires at ${p.atMost} or below, and that row only goes to ${p.max}: every submission is vetoed, so the hire bar is out of reach.`
+        : `The hire bar is ${p.hireBar} of ${p.total}, below half the total: a submission can fail most of the card and still be a hire.`,
+    hint: (p) => (p.problem === 'veto' ? `Set the veto's atMost below ${p.max}, usually 0.` : `Set hireBar between ${Math.ceil(p.total / 2)} and ${p.total}.`),
   }),
   TooFewFailureModes: entry<{ count: number; min: number }>({
     code: 'PK212',

@@ -90,7 +90,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? `"${issue.path.map(String).join('.')}" ` : '';
   if (issue.code === 'unrecognized_keys') return `${where}has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_union' && issue.path.length >= 2) return `${where}must be "error", "warning", "off" or ["error", { ...options }]`;
-  return `${where}${issue.message}`;
+  const message = issue.message.replace(/^Invalid input: /, '');
+  return where ? `${where}is wrong: ${message}` : message;
 }
 
 /** Parse a config file's text. `kind` says which shape it has. Never throws. */

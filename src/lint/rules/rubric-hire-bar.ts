@@ -1,5 +1,7 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type Finding } from '../rule.ts';
+
+type Params = Parameters<typeof LintErrors.HireBarMisplaced.message>[0];
 
 export const rubricHireBar = defineRule({
   id: 'rubric-hire-bar',
@@ -7,16 +9,22 @@ export const rubricHireBar = defineRule({
   entry: LintErrors.HireBarMisplaced,
   docs: {
     summary:
-      'The hire bar is reachable and means something: at most the total of the rows\' `max`, and at least half of it. A bar above the total hires nobody (validation reports it too, as PK121); a bar below half hires a submission that failed most of the card. It is reported at `hireBar:`.',
-    bad: 'rows: # 3 + 3 + 2 = 8 points\nhireBar: 3',
-    good: 'rows: # 3 + 3 + 2 = 8 points\nhireBar: 6',
+      'The hire bar is within reach and means something. Out of reach: a veto whose `atMost` is at or above its row\'s `max` fires at every score, so nobody can be hired (reported at that `atMost`); a bar above the total of the rows is out of reach too, and validation already reports it as PK121, so this rule does not repeat it. Too low: a bar below half the total hires a submission that failed most of the card (reported at `hireBar`).',
+    bad: 'rows: # correctness max 3, refusal max 3, notes max 2: 8 points\nhireBar: 3\nvetoes:\n  - row: notes\n    atMost: 2\n    note: Bad notes are a no.',
+    good: 'rows: # correctness max 3, refusal max 3, notes max 2: 8 points\nhireBar: 6\nvetoes:\n  - row: refusal\n    atMost: 0\n    note: Green tests with garbage accepted is a no.',
   },
   check(ctx) {
-    const { rows, hireBar } = ctx.packet.rubric.data;
+    const { rows, hireBar, vetoes } = ctx.packet.rubric.data;
+    const out: Finding<Params>[] = [];
+    vetoes.forEach((veto, i) => {
+      const row = rows.find((r) => r.id === veto.row);
+      if (row && veto.atMost >= row.max) {
+        out.push({ place: ctx.field('rubric', ['vetoes', i, 'atMost']), params: { problem: 'veto', row: row.id, atMost: veto.atMost, max: row.max } });
+      }
+    });
     const total = rows.reduce((sum, r) => sum + r.max, 0);
-    const place = ctx.field('rubric', ['hireBar']);
-    if (hireBar > total) return [{ place, params: { problem: 'out-of-reach' as const, hireBar, total } }];
-    if (hireBar < total / 2) return [{ place, params: { problem: 'too-low' as const, hireBar, total } }];
-    return [];
+    // hireBar > total is PK121 (validation); it is not repeated here.
+    if (hireBar < total / 2) out.push({ place: ctx.field('rubric', ['hireBar']), params: { problem: 'too-low', hireBar, total } });
+    return out;
   },
 });

@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { catalogEntries } from '../../../src/errors/catalog.ts';
+import { LintErrors } from '../../../src/errors/lint-catalog.ts';
+import { lintRules } from '../../../src/lint/rules/index.ts';
+
+describe('lint rules and their catalog entries', () => {
+  it('each rule has a kebab-case id, its own PK2xx entry with its default severity, and docs', () => {
+    const codes = new Set<string>();
+    for (const rule of lintRules) {
+      expect(rule.id).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(rule.entry.code).toMatch(/^PK2\d\d$/);
+      expect(codes.has(rule.entry.code)).toBe(false);
+      codes.add(rule.entry.code);
+      expect(rule.entry.severity).toBe(rule.defaultSeverity);
+      expect(Object.values(LintErrors)).toContain(rule.entry);
+      expect(rule.docs.summary.length).toBeGreaterThan(80);
+      expect(rule.docs.bad).not.toBe(rule.docs.good);
+    }
+    expect(new Set(lintRules.map((r) => r.id)).size).toBe(lintRules.length);
+  });
+
+  it('the catalog holds every lint entry once, sorted with the rest', () => {
+    const all = catalogEntries().map((e) => e.code);
+    expect(new Set(all).size).toBe(all.length);
+    for (const e of Object.values(LintErrors)) expect(all).toContain(e.code);
+  });
+
+  it('the README lint table lists every rule with its default severity and code', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const rule of lintRules) expect(readme).toContain(`| \`${rule.id}\` | ${rule.defaultSeverity} | ${rule.entry.code} |`);
+  });
+
+  it('pins the text of two messages', () => {
+    expect(LintErrors.PromptTooLong.message({ words: 412, max: 300 })).toMatchInlineSnapshot(`"The prompt body is 412 words, over the limit of 300; the words over it start here. A long prompt gives a model room to hide and a candidate a weekend of reading: a novel is a fail."`);
+    expect(LintErrors.SignalUnusable.message({ mode: 'raw-line-cache', problem: 'starter', file: 'starter/src/cache.py', line: 12 })).toMatchInlineSnapshot(`"The signal of "raw-line-cache" already matches the unchanged starter (starter/src/cache.py, line 12), so it fires on a submission that did nothing."`);
+    expect(LintErrors.SignalUnusable.hint({ mode: 'raw-line-cache', problem: 'compile', reason: 'x' })).toMatchInlineSnapshot(`"Fix the pattern (JavaScript syntax; in YAML double quotes, write a backslash as "\\\\")."`);
+  });
+});
