@@ -1,10 +1,15 @@
 // npm run bench: measurements side by side in one run, printed as ratios.
 //   1. rehearsal of the library (no cache) / the same test commands run bare in a shell loop
 //   2. warm re-run of the library (cache hit), in seconds
+//   3. packet build of the library (rehearsal cached) / a bare Astro build of the same pages
+//   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
+// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal or BENCH_ONLY=build runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { memoryIo } from '../src/cli/io.ts';
+import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
 import { composeWorkspace } from '../src/rehearse/workspace.ts';
 import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';
@@ -69,4 +74,74 @@ async function benchRehearsal(): Promise<void> {
   console.log(`  warm re-run (cached)       ${(w / 1000).toFixed(2)} s   (target < 2 s)`);
 }
 
-await benchRehearsal();
+/** Run a command with the pinned Node; throws on a non-zero exit, with its output. */
+function node(args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const r = spawnSync(process.execPath, args, { cwd: root, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+}
+
+/**
+ * One measurement of the build against a bare Astro build of the same pages: the same packets
+ * and the same manifest (from the build), the same astro.config.mjs and src/pages. Rounds
+ * alternate bare and build so a noisy neighbour hits both alike; medians are printed.
+ */
+async function measureBuild(label: string, packetsDir: string, buildArgs: string[]): Promise<{ build: number; bare: number; pages: number; zips: number[] }> {
+  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-build-'));
+  const out = path.join(scratch, 'dist');
+  const build = () =>
+    node(['bin/packet.js', 'build', '--packets', packetsDir, '--out-dir', out, '--reviewer-dir', path.join(scratch, 'reviewer'), '--report', path.join(scratch, 'report.json'), ...buildArgs]);
+  const bareEnv = { ...process.env, PACKET_KIT_PACKETS: packetsDir, PACKET_KIT_MANIFEST: path.join(scratch, 'packets.json'), ASTRO_TELEMETRY_DISABLED: '1' };
+  // Inside the project: Astro keeps the prerender chunks of an outDir outside it in <root>/.astro/,
+  // shared with any other build running then (see src/bundle/site-build.ts).
+  const bareOut = path.join(root, 'node_modules', '.cache', 'packet-kit', `bench-bare-${process.pid}`);
+  const bare = () => node(['node_modules/astro/bin/astro.mjs', 'build', '--outDir', bareOut, '--silent'], bareEnv);
+  build(); // warm: the rehearsal cache, the disk cache, and the manifest the bare build reads
+  await copyFile(path.join(out, 'packets.json'), path.join(scratch, 'packets.json'));
+  const builds: number[] = [];
+  const bares: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    bares.push(time(bare));
+    builds.push(time(build));
+  }
+  const manifest = JSON.parse(await readFile(path.join(out, 'packets.json'), 'utf8')) as { packets: { size: number }[] };
+  const pages = spawnSync('find', [out, '-name', '*.html'], { encoding: 'utf8' }).stdout.trim().split('\n').length;
+  await rm(scratch, { recursive: true, force: true });
+  await rm(bareOut, { recursive: true, force: true });
+  const b = median(builds);
+  const r = median(bares);
+  console.log(`build: ${label}, ${pages} pages, ${rounds} rounds (medians)`);
+  console.log(`  bare astro build           ${(r / 1000).toFixed(2)} s`);
+  console.log(`  packet build ${buildArgs.includes('--skip-rehearse') ? '(no rehearsal)' : '(rehearsal cached)'} ${(b / 1000).toFixed(2)} s`);
+  console.log(`  ratio build / bare         ${(b / r).toFixed(2)}   (target <= 1.3)`);
+  return { build: b, bare: r, pages, zips: manifest.packets.map((p) => p.size) };
+}
+
+async function benchBuild(): Promise<void> {
+  const lib = await measureBuild('the library', path.join(root, 'packets'), []);
+  const sizes = [...lib.zips].sort((a, b) => a - b);
+  console.log(`  candidate zips             ${sizes.length}, ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KiB in all, ${(sizes[0]! / 1024).toFixed(1)}-${(sizes.at(-1)! / 1024).toFixed(1)} KiB each`);
+  const generated = await mkdtemp(path.join(tmpdir(), 'packet-bench-gen-'));
+  const points: { n: number; build: number; bare: number }[] = [];
+  try {
+    for (const n of [100, 200]) {
+      const packetsDir = path.join(generated, `p${n}`);
+      for (let i = 1; i <= n; i++) {
+        const io = memoryIo(root);
+        if ((await runCli(['new', `gen-${String(i).padStart(3, '0')}`, '--packets', packetsDir], io)) !== 0) throw new Error(io.stderr);
+      }
+      const m = await measureBuild(`${n} generated packets`, packetsDir, ['--skip-rehearse']);
+      points.push({ n, build: m.build, bare: m.bare });
+    }
+  } finally {
+    await rm(generated, { recursive: true, force: true });
+  }
+  const [a, b] = points as [(typeof points)[0], (typeof points)[0]];
+  const per = (x: number, y: number) => ((y - x) / (b.n - a.n)).toFixed(1);
+  console.log(`build: growth from ${a.n} to ${b.n} packets (linear if the per-packet cost holds)`);
+  console.log(`  packet build               +${((b.build - a.build) / 1000).toFixed(2)} s, ${per(a.build, b.build)} ms per packet`);
+  console.log(`  bare astro build           +${((b.bare - a.bare) / 1000).toFixed(2)} s, ${per(a.bare, b.bare)} ms per packet`);
+}
+
+const only = process.env.BENCH_ONLY;
+if (!only || only === 'rehearsal') await benchRehearsal();
+if (!only || only === 'build') await benchBuild();

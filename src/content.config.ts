@@ -1,9 +1,38 @@
 import { defineCollection } from 'astro:content';
-import { packetLoader } from './packets/astro-loader.ts';
+import { z } from 'astro/zod';
+import { renderBody, toMarkdown } from './bundle/markdown.ts';
+import { errorReferenceMarkdown } from './errors/reference.ts';
+import { packetLoader, rubricNotesLoader } from './packets/astro-loader.ts';
+import { literalText } from './site/markdown-text.ts';
 
-/** The public packets: prompt, rubric and starter tree only (see src/packets/public.ts). */
+// `packet build` sets both; a plain `astro build` reads ./packets and has no manifest (no downloads, nothing rehearsed).
+const packetsDir = process.env.PACKET_KIT_PACKETS || 'packets';
+const manifest = process.env.PACKET_KIT_MANIFEST || undefined;
+// The zip's conversion of a part body to plain Markdown (MDX comments and expressions out), so a page shows what PROMPT.md and RUBRIC.md hold.
+const markdownOf = (body: string, file: string) => toMarkdown(renderBody(body, file));
+
+/** The public packets: prompt, rubric and starter tree only (see src/packets/public.ts), with their build status. */
 const packets = defineCollection({
-  loader: packetLoader({ packetsDir: process.env.PACKET_KIT_PACKETS ?? 'packets' }),
+  loader: packetLoader({ packetsDir, manifest, markdownOf }),
 });
 
-export const collections = { packets };
+/** The rubrics' reviewer notes, rendered on the rubric pages. */
+const rubricNotes = defineCollection({
+  loader: rubricNotesLoader({ packetsDir, markdownOf }),
+});
+
+/** The error reference, one entry generated from the error catalog. */
+const errorReference = defineCollection({
+  loader: {
+    name: 'packet-kit-error-reference',
+    async load(context) {
+      // The catalog's area headings are `####` (they sit under README's own headings); on the page they are the top sections.
+      const body = literalText(errorReferenceMarkdown()).replace(/^#### /gm, '## ');
+      context.store.clear();
+      context.store.set({ id: 'reference', data: {}, body, rendered: await context.renderMarkdown(body) });
+    },
+  },
+  schema: z.strictObject({}),
+});
+
+export const collections = { packets, rubricNotes, errorReference };

@@ -1,8 +1,10 @@
 import { PacketKitError } from '../errors/packet-kit-error.ts';
+import { buildCommand } from './commands/build.ts';
 import { checkCommand } from './commands/check.ts';
 import { explainCommand } from './commands/explain.ts';
 import { newCommand } from './commands/new.ts';
 import { rehearseCommand } from './commands/rehearse.ts';
+import { serveModelCommand } from './commands/serve-model.ts';
 import type { CliIo } from './io.ts';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -11,6 +13,8 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   check: { run: checkCommand, summary: 'validate and lint packets' },
   new: { run: newCommand, summary: 'scaffold a packet that passes check' },
   rehearse: { run: rehearseCommand, summary: 'prove every packet fails closed, in a sandbox' },
+  build: { run: buildCommand, summary: 'check, rehearse, zips, site and reviewer bundles, all or nothing' },
+  'serve-model': { run: serveModelCommand, summary: 'serve the embedded scripted OpenAI-compatible endpoint on 127.0.0.1' },
   explain: { run: explainCommand, summary: 'print the error reference, or one code of it' },
 };
 

@@ -3,4 +3,62 @@ import { entry } from './entry.ts';
 /** The model rehearsal catalog (PK6xx). Never renumber or rename an entry. */
 export const ModelErrors = {
   // Entries are added here with entry<{ ...params }>({ code, name, title, severity, message, hint }).
+  EndpointInvalid: entry<{ source: string; reason: string }>({
+    code: 'PK601',
+    name: 'EndpointInvalid',
+    title: 'Endpoint is not a usable URL',
+    severity: 'error',
+    message: ({ source, reason }) => `The model endpoint given by ${source} cannot be used: ${reason}. The URL itself is not printed, since it may carry a key.`,
+    hint: () => 'Pass an http(s) URL of an OpenAI-compatible API, e.g. --endpoint http://127.0.0.1:8080/v1 (the path usually ends in /v1).',
+  }),
+  ModelMissing: entry<{ source: string }>({
+    code: 'PK602',
+    name: 'ModelMissing',
+    title: 'Endpoint without a model',
+    severity: 'error',
+    message: ({ source }) => `A model endpoint is set (by ${source}) but no model is named, so there is nothing to call.`,
+    hint: () => 'Add --model NAME (the id the endpoint lists under /v1/models), or unset the endpoint to rehearse the scripted replies only.',
+  }),
+  ApiKeyMissing: entry<{ variable: string }>({
+    code: 'PK603',
+    name: 'ApiKeyMissing',
+    title: 'No API key in the environment',
+    severity: 'warning',
+    message: ({ variable }) => `The environment variable ${variable} is not set, so the endpoint is called without a key. Keyless local servers accept that; hosted ones answer 401 (error class "auth").`,
+    hint: ({ variable }) => `Export the key as ${variable}, or name another variable with --api-key-env VAR. Keys are read from the environment only, never from a flag, and never printed or written.`,
+  }),
+  BudgetFlagIgnored: entry<{ detail: string }>({
+    code: 'PK604',
+    name: 'BudgetFlagIgnored',
+    title: 'A budget flag above the packet\'s cap',
+    severity: 'warning',
+    message: ({ detail }) => `A budget flag asks for more than a packet allows and is ignored for it: ${detail}.`,
+    hint: () => 'Budget flags (--max-calls, --max-tokens, --max-seconds, --max-identical-errors) can only lower a packet\'s budget; raise it in the packet\'s prompt.mdx instead.',
+  }),
+  ServePortUnavailable: entry<{ port: number; reason: string }>({
+    code: 'PK605',
+    name: 'ServePortUnavailable',
+    title: 'Cannot listen on the port',
+    severity: 'error',
+    message: ({ port, reason }) => `The scripted endpoint cannot listen on 127.0.0.1:${port}: ${reason}.`,
+    hint: () => 'Pick another port with --port N, or --port 0 for any free one (the URL is printed).',
+  }),
+  ModelRunInconclusive: entry<{ packet: string; reason: string }>({
+    code: 'PK606',
+    name: 'ModelRunInconclusive',
+    title: 'A model run could not be judged',
+    severity: 'error',
+    message: ({ packet, reason }) =>
+      `The model run on "${packet}" is INCONCLUSIVE: ${reason}. An inconclusive run is never counted as a pass; the rehearsal exits 2.`,
+    hint: () => 'Check the endpoint is up (curl its /v1/models), the model id and the key; usage.jsonl names the error class of every attempt.',
+  }),
+  UnconfinedModelRefused: entry<{ host: string }>({
+    code: 'PK607',
+    name: 'UnconfinedModelRefused',
+    title: 'Model replies refused without a sandbox',
+    severity: 'error',
+    message: ({ host }) =>
+      `The sandbox is unconfined (--unconfined), and the replies of the model at ${host} are untrusted code, so they are not run. Only the packets' own trees and scripted replies run unconfined.`,
+    hint: () => 'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and drop --unconfined to rehearse against a live model.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -1,39 +1,108 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { buildStatus, parseBuildManifest, type BuildManifest } from './build-status.ts';
 import { starterReader } from './fs-source.ts';
 import { readSources } from './load.ts';
+import type { Packet } from './packet.ts';
 import { parsePacket } from './parse.ts';
-import { publicPacket, publicPacketSchema } from './public.ts';
+import { publicPacket, publicPacketSchema, type PublicPacket } from './public.ts';
 
-/** Options of the site's packet loader. */
+/** Options of the site's packet loaders. */
 export interface PacketLoaderOptions {
   /** The packets folder, relative to the project root. */
   packetsDir: string;
+  /**
+   * The build manifest (`packets.json` written by `packet build`), absolute or relative to the
+   * project root. Without one every packet shows as not built and not rehearsed.
+   */
+  manifest?: string;
+  /**
+   * Turns a part body (MDX) into the Markdown the site renders, given the body and its file; the
+   * site passes the zip's own conversion, so a page shows what PROMPT.md holds. Default: the body
+   * as it is.
+   */
+  markdownOf?: (body: string, file: string) => string;
+}
+
+/** Every valid packet with its public view; throws, naming the packet, when one is invalid. */
+async function loadPublicPackets(context: LoaderContext, packetsDir: string): Promise<{ packet: Packet; view: PublicPacket }[]> {
+  const cwd = fileURLToPath(context.config.root);
+  const { sources } = await readSources({ packetsDir, cwd });
+  const out: { packet: Packet; view: PublicPacket }[] = [];
+  for (const source of sources) {
+    const { packet, diagnostics } = parsePacket(source);
+    const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
+    if (!packet || errors.length) {
+      const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
+      throw new Error(`packet "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
+    }
+    out.push({ packet, view: publicPacket(packet, starterReader(path.resolve(cwd, packetsDir, source.folder))) });
+  }
+  return out;
+}
+
+async function readManifest(context: LoaderContext, file: string | undefined): Promise<BuildManifest | undefined> {
+  if (!file) return undefined;
+  const abs = path.resolve(fileURLToPath(context.config.root), file);
+  const text = await readFile(abs, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`the build manifest ${abs} cannot be read (${err.code ?? err.message}); run \`npx packet build\`, or unset PACKET_KIT_MANIFEST for a site without downloads`);
+  });
+  return parseBuildManifest(text, abs);
 }
 
 /**
  * The Astro content loader of the site. It reads the same files through the same parse function,
- * schema and id function as the CLI, and stores only each packet's public view.
+ * schema and id function as the CLI, and stores only each packet's public view, merged with its
+ * build status (zip and rehearsal) from the manifest, matched by id and digest. The entry's body
+ * is the prompt, rendered as Markdown for `render()`.
  */
 export function packetLoader(options: PacketLoaderOptions): Loader {
   return {
     name: 'packet-kit',
     schema: publicPacketSchema,
     async load(context: LoaderContext) {
-      const cwd = fileURLToPath(context.config.root);
-      const { sources } = await readSources({ packetsDir: options.packetsDir, cwd });
+      const manifest = await readManifest(context, options.manifest);
+      const packets = await loadPublicPackets(context, options.packetsDir);
       context.store.clear();
-      for (const source of sources) {
-        const { packet, diagnostics } = parsePacket(source);
-        const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
-        if (!packet || errors.length) {
-          const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
-          throw new Error(`packet "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
-        }
-        const data = await context.parseData({ id: packet.id, data: publicPacket(packet, starterReader(path.resolve(cwd, options.packetsDir, source.folder))) });
-        context.store.set({ id: packet.id, data, body: packet.prompt.body, digest: packet.digest });
+      for (const { packet, view } of packets) {
+        const data = await context.parseData({ id: packet.id, data: { ...view, ...buildStatus(manifest, packet.id, packet.digest) } });
+        const body = packet.prompt.body;
+        const markdown = options.markdownOf?.(body, packet.prompt.file) ?? body;
+        context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
+      }
+    },
+  };
+}
+
+/** An entry of the rubric notes collection; the notes themselves are the entry's body. */
+export const rubricNotesSchema = z.strictObject({
+  /** The packet id. */
+  id: z.string(),
+  /** The packet's content digest. */
+  digest: z.string(),
+});
+
+/**
+ * The rubric's reviewer notes (the body of `rubric.mdx`, public: the zip ships it as RUBRIC.md),
+ * one entry per packet, so the rubric page can `render()` them as Markdown. The rubric's
+ * frontmatter lives in the packets collection.
+ */
+export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'markdownOf'>): Loader {
+  return {
+    name: 'packet-kit-rubric-notes',
+    schema: rubricNotesSchema,
+    async load(context: LoaderContext) {
+      const packets = await loadPublicPackets(context, options.packetsDir);
+      context.store.clear();
+      for (const { packet, view } of packets) {
+        const data = await context.parseData({ id: packet.id, data: { id: packet.id, digest: packet.digest } });
+        const body = view.rubricBody;
+        const markdown = options.markdownOf?.(body, packet.rubric.file) ?? body;
+        context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
       }
     },
   };

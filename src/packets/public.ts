@@ -2,6 +2,8 @@ import { z } from 'astro/zod';
 import type { Packet } from './packet.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
+import { downloadSchema, rehearsalStatusSchema } from './build-status.ts';
+import { countVisibleTests } from './visible-tests.ts';
 
 /** A starter file as the public site sees it. */
 export const publicFileSchema = z.strictObject({
@@ -34,6 +36,12 @@ export const publicPacketSchema = z.strictObject({
   rubricBody: z.string(),
   /** The starter tree. */
   starter: z.array(publicFileSchema),
+  /** Test functions in the starter's visible tests, counted statically (see `countVisibleTests`); absent for a language without a known convention. */
+  visibleTests: z.int().nonnegative().optional(),
+  /** The candidate zip of this digest, from the build manifest; absent when the site is built without one, or the manifest names another digest. Set by the site's loader, never by {@link publicPacket}. */
+  download: downloadSchema.optional(),
+  /** The rehearsal status of this digest, from the build manifest; absent reads as `not-rehearsed`. Set by the site's loader, never by {@link publicPacket}. */
+  rehearsal: rehearsalStatusSchema.optional(),
 });
 
 /** The public view of a packet. */
@@ -44,6 +52,15 @@ export const PUBLIC_TEXT_LIMIT = 64 * 1024;
 
 /** Project a packet onto its public view; `readStarter` gives a starter file's bytes. */
 export function publicPacket(packet: Packet, readStarter: (path: string) => Uint8Array | undefined = () => undefined): PublicPacket {
+  const starter = packet.entries
+    .filter((e) => e.kind === 'file' && e.path.startsWith('starter/'))
+    .map((e) => {
+      const path = e.path.slice('starter/'.length);
+      const bytes = e.size <= PUBLIC_TEXT_LIMIT ? readStarter(path) : undefined;
+      const text = bytes ? decodeText(bytes) : undefined;
+      return { path, size: e.size, sha256: e.sha256, ...(text !== undefined ? { text } : {}) };
+    });
+  const visibleTests = countVisibleTests(packet.prompt.data.language, starter);
   return {
     id: packet.id,
     digest: packet.digest,
@@ -51,14 +68,8 @@ export function publicPacket(packet: Packet, readStarter: (path: string) => Uint
     promptBody: packet.prompt.body,
     rubric: packet.rubric.data,
     rubricBody: packet.rubric.body,
-    starter: packet.entries
-      .filter((e) => e.kind === 'file' && e.path.startsWith('starter/'))
-      .map((e) => {
-        const path = e.path.slice('starter/'.length);
-        const bytes = e.size <= PUBLIC_TEXT_LIMIT ? readStarter(path) : undefined;
-        const text = bytes ? decodeText(bytes) : undefined;
-        return { path, size: e.size, sha256: e.sha256, ...(text !== undefined ? { text } : {}) };
-      }),
+    starter,
+    ...(visibleTests !== undefined ? { visibleTests } : {}),
   };
 }
 

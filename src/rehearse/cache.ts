@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PacketReport } from './report.ts';
 
 /** Bump when the checks change, so old results are not reused. */
-export const REHEARSAL_LOGIC_VERSION = 1;
+export const REHEARSAL_LOGIC_VERSION = 2;
 
 /** What a cached result depends on. */
 export interface CacheKeyParts {
@@ -18,6 +18,8 @@ export interface CacheKeyParts {
   sandbox: string;
   /** The per-run time limit. */
   timeoutMs: number;
+  /** The scripted replies were rehearsed too (`reply:<name>` checks). */
+  replies?: boolean;
 }
 
 /** A content-addressed store of packet results. */

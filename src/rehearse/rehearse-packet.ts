@@ -7,6 +7,7 @@ import { scoreCard, splitFailing, workspaceContract, type AutoEvidence } from '.
 import type { CheckResult, PacketReport } from './report.ts';
 import { statusOf } from './report.ts';
 import { countsOf, describeRun, isGreen, runTests, tail, type TestRun, type TestRunner } from './run-tests.ts';
+import { replyChecks, type ScriptedEndpoint } from './replies.ts';
 import { findSignal, type Evidence, type SignalHit } from './signals.ts';
 import { composeWorkspace, protectedMatcher, type Layer } from './workspace.ts';
 
@@ -24,6 +25,10 @@ export interface PacketRehearsal {
   now: () => number;
   /** Told about each check as it ends. */
   onCheck?: (check: CheckResult) => void;
+  /** The embedded scripted endpoint: when set, every scripted reply is rehearsed through it (`reply:<name>` checks). */
+  scripted?: ScriptedEndpoint;
+  /** Wall clock, for the reply checks' receipts. */
+  date?: () => Date;
 }
 
 /** A workspace that ran the tests, kept for signals and calibration. */
@@ -155,6 +160,24 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
     });
   }
 
+  // Scripted replies through the model pipeline, alongside the mutants (they need the sample's test count).
+  const replies =
+    r.scripted && !infraFailure(sample.run)
+      ? replyChecks({
+          packet,
+          packetDir: r.packetDir,
+          runner: r.runner,
+          schedule: (fn) => r.limit(fn),
+          scratchDir: r.scratchDir,
+          sampleRan,
+          endpoint: r.scripted,
+          date: r.date ?? (() => new Date()),
+          now: r.now,
+        })
+      : Promise.resolve([]);
+  // Awaited after the calibration; until then a failure must not go unhandled.
+  replies.catch(() => undefined);
+
   // One mutant per mode: killed.
   const modes = packet.failures.data.modes;
   const mutants = await Promise.all(
@@ -258,6 +281,8 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
       durationMs: r.now() - t0,
     });
   }
+
+  for (const check of await replies) push(check);
 
   return {
     id: packet.id,

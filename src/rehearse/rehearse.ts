@@ -5,6 +5,7 @@ import type { Packet } from '../packets/packet.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { RehearsalCache } from './cache.ts';
 import { rehearsePacket } from './rehearse-packet.ts';
+import type { ScriptedEndpoint } from './replies.ts';
 import type { Reporter } from './reporter.ts';
 import { REPORT_SCHEMA_VERSION, type PacketReport, type RehearsalReport } from './report.ts';
 
@@ -30,6 +31,8 @@ export interface RehearseOptions {
   date: () => Date;
   /** Monotonic clock in ms. */
   now: () => number;
+  /** The embedded scripted endpoint; when set, each packet's scripted replies are rehearsed too. */
+  scripted?: ScriptedEndpoint;
 }
 
 function emit<K extends keyof Reporter>(reporters: readonly Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): void {
@@ -53,6 +56,7 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
           interpreter: options.interpreter.version ?? 'none',
           sandbox: options.sandbox.kind,
           timeoutMs: options.timeoutMs,
+          replies: Boolean(options.scripted),
         };
         const cached = await options.cache.get(packet.id, key);
         if (cached) {
@@ -70,6 +74,8 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
           scratchDir: scratch,
           now: options.now,
           onCheck: (c) => emit(options.reporters, 'onCheckEnd', packet.id, c),
+          ...(options.scripted ? { scripted: options.scripted } : {}),
+          date: options.date,
         });
         await options.cache.set(packet.id, key, report);
         emit(options.reporters, 'onPacketEnd', report);

@@ -1,3 +1,9 @@
+import type { BudgetLimits } from '../model/budget.ts';
+import type { ErrorClass } from '../model/error-class.ts';
+import type { CaughtBy, SignalMatch } from '../model/evaluate.ts';
+import type { StopReason } from '../model/retry.ts';
+import type { InconclusiveCause, Verdict } from '../model/session.ts';
+
 /** Version of the rehearsal report document. */
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -16,7 +22,7 @@ export interface TestCounts {
 
 /** The result of one check. */
 export interface CheckResult {
-  /** Stable id within the packet: `floor`, `sample`, `mutant:<mode>`, `signal:<mode>`, `calibration:<subject>`. */
+  /** Stable id within the packet: `floor`, `sample`, `mutant:<mode>`, `signal:<mode>`, `calibration:<subject>`, `reply:<reply>`. */
   id: string;
   kind: CheckKind;
   /** The failure mode, for per-mode checks. */
@@ -37,6 +43,50 @@ export interface CheckResult {
   tests?: TestCounts;
   /** The last lines of the run's output. */
   outputTail?: string;
+  /** For `reply` checks: the model run that produced and judged the reply. */
+  model?: ModelRunReport;
+}
+
+/** One model run on one packet: the verdict and its receipts. */
+export interface ModelRunReport {
+  /** ISO time the run started. */
+  date: string;
+  packet: string;
+  /** The packet's version and content digest. */
+  version: string;
+  digest: string;
+  /** The model id sent to the endpoint. */
+  model: string;
+  /** The endpoint's host and port only (never credentials, path or query). */
+  endpoint: string;
+  verdict: Verdict;
+  /** The verdict in words. */
+  reason: string;
+  inconclusiveCause?: InconclusiveCause;
+  /** PASS on the first answer: the packet may leak its answer. */
+  possibleLeak: boolean;
+  /** What caught a wrong answer. */
+  caughtBy: CaughtBy[];
+  /** The failure signals that matched the last judged answer. */
+  signals: SignalMatch[];
+  /** Model calls (every attempt) and session turns. */
+  calls: number;
+  turns: number;
+  /** Tokens as the endpoint reported them; `total` is null when any call's usage is unknown. */
+  tokens: { prompt: number; completion: number; total: number | null; unknownCalls: number };
+  /** Request and response body bytes. */
+  bytes: { out: number; in: number };
+  wallMs: number;
+  /** Attempts by error class. */
+  errors: Partial<Record<ErrorClass, number>>;
+  /** The cap that stopped the run, if one did. */
+  stop: StopReason | null;
+  /** The budget the run had (the packet's, lowered by flags). */
+  budget: BudgetLimits;
+  /** The receipts, relative to the working directory (null when not written). */
+  receipts: { usage: string | null; ledger: string | null; giveUp: string | null };
+  /** The last judged answer's test run. */
+  tests?: TestCounts;
 }
 
 /** One packet's verdict. */
@@ -69,11 +119,18 @@ export interface RehearsalReport {
   jobs: number;
   packets: PacketReport[];
   summary: { packets: number; failsClosed: number; defects: number; inconclusive: number; cached: number; durationMs: number };
+  /** Live model runs (`--endpoint`/`--model`), one per packet, sorted by packet. */
+  models?: ModelRunReport[];
 }
 
-/** Exit code of a report: 0 all fail closed, 1 a packet defect, 2 inconclusive. */
-export function exitCodeOf(report: Pick<RehearsalReport, 'packets'>): 0 | 1 | 2 {
+/**
+ * Exit code of a report: 2 when any packet or model run is inconclusive, else 1 on packet
+ * defects, else 0. A model run that ends PASS, CAUGHT, FALSE-GREEN or GAVE-UP is a finding,
+ * not a failure of the rehearsal.
+ */
+export function exitCodeOf(report: Pick<RehearsalReport, 'packets'> & { models?: readonly Pick<ModelRunReport, 'verdict'>[] | undefined }): 0 | 1 | 2 {
   if (report.packets.some((p) => p.status === 'inconclusive')) return 2;
+  if (report.models?.some((m) => m.verdict === 'INCONCLUSIVE')) return 2;
   if (report.packets.some((p) => p.status === 'defect')) return 1;
   return 0;
 }

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Reporter } from './reporter.ts';
-import type { CheckResult, PacketReport, RehearsalReport } from './report.ts';
+import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from './report.ts';
 
 /** Live progress on a terminal (one line per packet, rewritten), a plain log otherwise, and a summary in words. */
 export function terminalReporter(out: (text: string) => void, options: { tty: boolean; color: boolean }): Reporter {
@@ -31,6 +31,17 @@ export function terminalReporter(out: (text: string) => void, options: { tty: bo
       if (options.tty) out(`\r\x1b[2K${line}\n`);
       else out(`${line}\n`);
       for (const check of report.checks.filter((x) => !x.ok)) out(`  ${mark(check)} ${check.id}: ${check.defect ?? check.actual}\n`);
+    },
+    onModelRunEnd(run: ModelRunReport) {
+      const colour = run.verdict === 'INCONCLUSIVE' ? c.yellow : run.verdict === 'PASS' || run.verdict === 'CAUGHT' ? c.green : run.verdict === 'GAVE-UP' ? c.cyan : c.red;
+      const t = run.tokens;
+      const tokens = t.total === null ? `${t.prompt + t.completion}+unknown tokens (${t.unknownCalls} call${t.unknownCalls === 1 ? '' : 's'} without usage)` : `${t.total} tokens`;
+      out(
+        `${colour(run.verdict)} ${run.packet} ${run.version} with ${run.model} at ${run.endpoint}: ${run.calls} call${run.calls === 1 ? '' : 's'}, ${tokens}, ` +
+          `${run.bytes.out} B out, ${run.bytes.in} B in, ${(run.wallMs / 1000).toFixed(1)} s\n  ${run.reason}\n`,
+      );
+      if (run.possibleLeak) out(c.yellow(`  note: passed on the first answer; the packet may leak its answer\n`));
+      if (run.receipts.ledger) out(c.dim(`  receipts: ${run.receipts.usage}, ${run.receipts.ledger}${run.receipts.giveUp ? `, ${run.receipts.giveUp}` : ''}\n`));
     },
     onRunEnd(report: RehearsalReport) {
       const s = report.summary;

@@ -96,6 +96,9 @@ describe('packet rehearse on planted defects', () => {
       'calibration:sample',
       'calibration:drops-minutes',
       'calibration:accepts-garbage',
+      'reply:sample',
+      'reply:drops-minutes',
+      'reply:accepts-garbage',
     ]);
   });
 

@@ -1,14 +1,24 @@
 import { availableParallelism, tmpdir } from 'node:os';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pLimit from 'p-limit';
 import { diagnose, Errors } from '../../errors/catalog.ts';
+import type { Diagnostic } from '../../errors/diagnostic.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
+import { ModelErrors } from '../../errors/model-catalog.ts';
+import { effectiveBudget, type BudgetLimits } from '../../model/budget.ts';
+import { endpointFrom, parseEndpoint } from '../../model/endpoint.ts';
+import { replyStoreFromDirs, startScriptedServer } from '../../model/scripted-server.ts';
+import { systemClock } from '../../model/session.ts';
+import { redact, sortKeys } from '../../model/stable-json.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { directoryCache, noCache } from '../../rehearse/cache.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
+import { folderTimestamp } from '../../rehearse/model-run-report.ts';
+import { runModelRehearsals } from '../../rehearse/model-runs.ts';
 import { rehearse } from '../../rehearse/rehearse.ts';
-import { exitCodeOf } from '../../rehearse/report.ts';
+import { exitCodeOf, type RehearsalReport } from '../../rehearse/report.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -17,8 +27,10 @@ export const rehearseHelp = `Usage: packet rehearse [ids...] [options]
 
 Prove every packet fails closed, in a sandbox: the starter is red for the right
 reason, the sample is green with the hidden tests, every failure mode's mutant
-is killed, every signal matches its mutant and not the sample, and the rubric
-tells the sample from each mutant.
+is killed, every signal matches its mutant and not the sample, the rubric
+tells the sample from each mutant, and every scripted reply goes through the
+model pipeline (embedded endpoint on 127.0.0.1, client, ledger, sandbox): the
+sample reply must PASS, each failure reply must be caught.
 
   --packets DIR     the packets folder (default: packets)
   --jobs N          sandbox runs at once (default: number of cores)
@@ -28,9 +40,24 @@ tells the sample from each mutant.
   --unconfined      where bubblewrap is unusable, run the packets' own trees
                     without isolation (never use it for submissions or model replies)
 
+A live model, on top (one run per packet, receipts in <out>/<packet>/):
+  --endpoint URL    an OpenAI-compatible API (default: $LLM_ENDPOINT, then
+                    $OPENAI_BASE_URL; none: the embedded scripted endpoint)
+  --model NAME      the model id; {packet} is replaced by each packet's id
+                    (e.g. scripted:{packet}/sample, fault:500 on the embedded one)
+  --api-key-env VAR the variable holding the key (default: OPENAI_API_KEY);
+                    the key is never printed or written
+  --out DIR         receipts folder (default: out/rehearsals/<timestamp>)
+  --max-calls N, --max-tokens N, --max-seconds S, --max-identical-errors N
+                    lower the packet's budget (flags never raise it)
+  --feedback N      feedback turns with the failing visible tests (default: 2)
+  --stall K         stop after K answers that change no test result (default: 2)
+  --attempt-timeout S  seconds per model call attempt (default: 120)
+
 Environment: PACKET_KIT_BWRAP=PATH uses that bwrap instead of the one on PATH.
 
-Exit: 0 every packet fails closed, 1 packet defects, 2 inconclusive.
+Exit: 0 every packet fails closed and every model run ended PASS, CAUGHT,
+FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive.
 `;
 
 /** Write a file atomically: a temporary file, then a rename. */
@@ -39,6 +66,16 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, file);
+}
+
+function wholeNumber(value: string | undefined, min: number): number | undefined | null {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= min ? n : null;
+}
+
+function printDiagnostic(io: CliIo, d: Diagnostic): void {
+  io.err(`${d.code} ${d.severity === 'warning' ? 'warning ' : ''}${d.message}\n  hint: ${d.hint}\n`);
 }
 
 /** `packet rehearse`. */
@@ -53,6 +90,17 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       'no-cache': { type: 'boolean', default: false },
       timeout: { type: 'string', default: '30' },
       unconfined: { type: 'boolean', default: false },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
+      out: { type: 'string' },
+      'max-calls': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-seconds': { type: 'string' },
+      'max-identical-errors': { type: 'string' },
+      feedback: { type: 'string', default: '2' },
+      stall: { type: 'string', default: '2' },
+      'attempt-timeout': { type: 'string', default: '120' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,12 +118,69 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     io.err(`packet rehearse: --timeout must be a positive number of seconds, not "${values.timeout}".\n`);
     return 2;
   }
+  const numeric: [string, string | undefined, number][] = [
+    ['max-calls', values['max-calls'], 1],
+    ['max-tokens', values['max-tokens'], 1],
+    ['max-seconds', values['max-seconds'], 1],
+    ['max-identical-errors', values['max-identical-errors'], 1],
+    ['feedback', values.feedback, 0],
+    ['stall', values.stall, 1],
+    ['attempt-timeout', values['attempt-timeout'], 1],
+  ];
+  const n: Record<string, number | undefined> = {};
+  for (const [flag, value, min] of numeric) {
+    const v = wholeNumber(value, min);
+    if (v === null) {
+      io.err(`packet rehearse: --${flag} must be a whole number of at least ${min}, not "${value}".\n`);
+      return 2;
+    }
+    n[flag] = v;
+  }
+  const budgetFlags: Partial<BudgetLimits> = {
+    ...(n['max-calls'] !== undefined ? { modelCalls: n['max-calls'] } : {}),
+    ...(n['max-tokens'] !== undefined ? { tokens: n['max-tokens'] } : {}),
+    ...(n['max-seconds'] !== undefined ? { wallSeconds: n['max-seconds'] } : {}),
+    ...(n['max-identical-errors'] !== undefined ? { identicalErrors: n['max-identical-errors'] } : {}),
+  };
+
+  // The endpoint: a flag or the environment; none means the embedded scripted endpoint.
+  let from = endpointFrom(values.endpoint, io.env);
+  let live: { baseURL: string; host: string; defaultQuery: Record<string, string> } | undefined;
+  if (from && from.source !== 'flag' && !values.model) {
+    // An endpoint in the environment is for live runs; without a model there is none to make.
+    io.err(`note: $${from.source} is set but no --model is given; rehearsing the scripted replies only.\n`);
+    from = undefined;
+  }
+  if (from) {
+    const parsed = parseEndpoint(from.url, from.source);
+    const source = from.source === 'flag' ? '--endpoint' : `$${from.source}`;
+    if (!parsed.ok) {
+      printDiagnostic(io, diagnose(ModelErrors.EndpointInvalid, { file: source }, { source, reason: parsed.reason }));
+      return 2;
+    }
+    if (!values.model) {
+      printDiagnostic(io, diagnose(ModelErrors.ModelMissing, { file: source }, { source }));
+      return 2;
+    }
+    live = parsed.endpoint;
+  }
+  const keyVar = values['api-key-env'];
+  const apiKey = io.env[keyVar] || null;
+  if (live && !apiKey) printDiagnostic(io, diagnose(ModelErrors.ApiKeyMissing, { file: keyVar }, { variable: keyVar }));
+  const say = (text: string) => io.out(apiKey ? redact(text, [apiKey]) : text);
+  const sayErr = (text: string) => io.err(apiKey ? redact(text, [apiKey]) : text);
+
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd, ids: positionals });
   const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error'));
   if (errors.length) {
     io.err(formatDiagnosticsText(errors, { cwd: io.cwd, frames: false, color: false }));
     io.err(`packet rehearse: fix the errors above first (\`npx packet check\` lists them).\n`);
     return 1;
+  }
+  if (values.model) {
+    const ignored = new Set<string>();
+    for (const p of loaded.packets) for (const i of effectiveBudget(p.prompt.data.budget, budgetFlags).ignored) ignored.add(`${p.id}: ${i}`);
+    if (ignored.size) printDiagnostic(io, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
   }
   const bwrapPath = io.env.PACKET_KIT_BWRAP;
   const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
@@ -85,27 +190,80 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     return 2;
   }
   const { environment } = prepared;
+  if (live && environment.sandbox.kind !== 'bubblewrap') {
+    printDiagnostic(io, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
+    await environment.dispose();
+    return 2;
+  }
+  const packetsDir = path.resolve(io.cwd, values.packets);
+  const packetDirs = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
+  const outDir = path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now())));
+  // The embedded endpoint serves every packet's replies: the reply checks always use it, a
+  // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
+  const server = await startScriptedServer({
+    replies: replyStoreFromDirs(new Map(loaded.packets.map((p) => [p.id, { dir: packetDirs.get(p.id)!, replies: p.trees.replies }]))),
+  });
+  let scratch: string | undefined;
   try {
-    const packetsDir = path.resolve(io.cwd, values.packets);
-    const report = await rehearse({
+    const reporter = terminalReporter(say, { tty: io.isTTY, color: io.isTTY });
+    const report: RehearsalReport = await rehearse({
       packets: loaded.packets,
-      packetDirs: new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)])),
+      packetDirs,
       sandbox: environment.sandbox,
       sandboxNotice: environment.notice,
       interpreter: environment.interpreter,
       jobs,
       timeoutMs: timeout * 1000,
       cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse')),
-      reporters: [terminalReporter((s) => io.out(s), { tty: io.isTTY, color: io.isTTY })],
+      reporters: [reporter],
       scratchDir: tmpdir(),
       date: io.now,
       now: () => performance.now(),
+      scripted: { url: server.url, outDir, cwd: io.cwd },
     });
+    if (values.model) {
+      scratch = await mkdtemp(path.join(tmpdir(), 'packet-model-'));
+      const endpoint = live ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
+      say(`\nmodel ${values.model} at ${endpoint.host}${live ? '' : ' (the embedded scripted endpoint)'}\n`);
+      const limit = pLimit(Math.max(1, jobs));
+      const models = await runModelRehearsals({
+        packets: loaded.packets,
+        packetDirs,
+        offline: report,
+        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
+        schedule: (fn) => limit(fn),
+        scratchDir: scratch,
+        endpoint,
+        apiKey,
+        model: values.model,
+        flags: budgetFlags,
+        feedbackTurns: n.feedback!,
+        stallCalls: n.stall!,
+        attemptTimeoutMs: n['attempt-timeout']! * 1000,
+        outDir,
+        cwd: io.cwd,
+        clock: systemClock,
+        date: io.now,
+        onRun: (run) => reporter.onModelRunEnd?.(run),
+        onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+      });
+      report.models = models;
+      const by = new Map<string, number>();
+      for (const m of models) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
+      say(`models: ${models.length} run${models.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
+      for (const m of models.filter((x) => x.verdict === 'INCONCLUSIVE')) {
+        const d = diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
+        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      }
+    }
     const reportFile = path.resolve(io.cwd, values.report);
-    await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
-    io.out(`report: ${path.relative(io.cwd, reportFile)}\n`);
+    const text = JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
+    await writeFileAtomic(reportFile, apiKey ? redact(text, [apiKey]) : text);
+    say(`report: ${path.relative(io.cwd, reportFile)}\n`);
     return exitCodeOf(report);
   } finally {
+    await server.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
     await environment.dispose();
   }
 }

@@ -1,0 +1,280 @@
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import type { Packet } from '../packets/packet.ts';
+import type { PacketFileReader } from './candidate-zip.ts';
+import { textOf } from './file-policy.ts';
+
+/**
+ * The canary scan, the second lock on the public site (the first is that the site only reads
+ * public parts). Every distinctive line of a packet's secret material (sample/, hidden/,
+ * mutants/, replies/, sample.mdx, failures.mdx) is a canary; every file of the built site is
+ * searched for every canary, zips decompressed, HTML read both as markup and as the text it
+ * shows (shiki splits a code line into spans), JSON and scripts also with string escapes.
+ *
+ * A line is distinctive when, trimmed and with runs of whitespace made one space, it is at least
+ * {@link MIN_CANARY_LENGTH} characters with at least {@link MIN_CANARY_LETTERS} letters, and it
+ * does not occur in any packet's public material (prompt.mdx, rubric.mdx, starter/): a line the
+ * candidate is meant to see is no evidence of a leak, and `from x import y` shared by the
+ * starter and the sample must not fail the build.
+ *
+ * The search is Rabin-Karp over windows of MIN_CANARY_LENGTH characters, so its cost grows with
+ * the size of the site, not with sites times canaries.
+ */
+
+/** Shortest line that counts as a canary. */
+export const MIN_CANARY_LENGTH = 20;
+/** Fewest letters in a canary (so `}, {"a": 1, "b": 2}` does not count). */
+export const MIN_CANARY_LETTERS = 8;
+
+/** Where a canary comes from. */
+export interface CanarySource {
+  /** The secret file, as shown in diagnostics (`packets/x/sample/src/a.py`). */
+  file: string;
+  /** 1-based line. */
+  line: number;
+}
+
+/** One canary: a normalized secret line and every place it comes from. */
+export interface Canary {
+  text: string;
+  sources: CanarySource[];
+}
+
+/** A canary found in the site. */
+export interface Leak {
+  /** The site file, relative to the scanned folder; inside a zip: `zips/a.zip!a-1.0.0/README.md`. */
+  where: string;
+  /** The first source of the canary, `file:line`. */
+  source: string;
+}
+
+/** Trim and collapse whitespace. */
+export function normalizeLine(line: string): string {
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+/** True when a normalized line is long and wordy enough to be a canary. */
+export function isDistinctive(line: string): boolean {
+  if (line.length < MIN_CANARY_LENGTH) return false;
+  let letters = 0;
+  for (let i = 0; i < line.length && letters < MIN_CANARY_LETTERS; i++) {
+    const c = line.charCodeAt(i) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) letters++;
+  }
+  return letters >= MIN_CANARY_LETTERS;
+}
+
+const W = MIN_CANARY_LENGTH;
+const BASE = 0x01000193;
+
+function windowHash(text: string, start: number): number {
+  let h = 0;
+  for (let i = start; i < start + W; i++) h = (Math.imul(h, BASE) + text.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+/** BASE^(W-1) mod 2^32, to take the outgoing character off a rolling hash. */
+const OUT = (() => {
+  let p = 1;
+  for (let i = 0; i < W - 1; i++) p = Math.imul(p, BASE) >>> 0;
+  return p;
+})();
+
+/** A set of needles (each at least W characters) searched in one pass per text. */
+interface Matcher<T> {
+  /** The values of every needle found in `text` (each once). */
+  find(text: string): Set<T>;
+}
+
+/** Bits of the hash filter: 2^22 (512 KiB), so a window whose hash no needle has is turned away without a Map lookup. */
+const FILTER_BITS = 22;
+
+function createMatcher<T>(needles: readonly { text: string; value: T }[]): Matcher<T> {
+  const byHash = new Map<number, { text: string; value: T }[]>();
+  const filter = new Uint32Array(1 << (FILTER_BITS - 5));
+  const slot = (h: number) => (h >>> 5) & ((1 << (FILTER_BITS - 5)) - 1);
+  for (const n of needles) {
+    if (n.text.length < W) continue;
+    const h = windowHash(n.text, 0);
+    filter[slot(h)]! |= 1 << (h & 31);
+    const bucket = byHash.get(h);
+    if (bucket) bucket.push(n);
+    else byHash.set(h, [n]);
+  }
+  return {
+    find(text) {
+      const found = new Set<T>();
+      if (text.length < W || byHash.size === 0) return found;
+      let h = windowHash(text, 0);
+      for (let i = 0; ; i++) {
+        if (filter[slot(h)]! & (1 << (h & 31))) {
+          const bucket = byHash.get(h);
+          if (bucket) for (const n of bucket) if (!found.has(n.value) && text.startsWith(n.text, i)) found.add(n.value);
+        }
+        if (i + W >= text.length) break;
+        h = (Math.imul((h - Math.imul(text.charCodeAt(i), OUT)) >>> 0, BASE) + text.charCodeAt(i + W)) >>> 0;
+      }
+      return found;
+    },
+  };
+}
+
+/** A text, normalized as canaries are. */
+function haystack(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/** The secret files of a packet, by path relative to the packet folder. */
+export function secretPaths(packet: Packet): string[] {
+  return packet.entries
+    .filter((e) => e.kind === 'file' && (/^(sample|hidden|mutants|replies)\//.test(e.path) || e.path === 'sample.mdx' || e.path === 'failures.mdx'))
+    .map((e) => e.path);
+}
+
+/** The public files of a packet (what the site and the candidate zip are made of). */
+export function publicPaths(packet: Packet): string[] {
+  return packet.entries.filter((e) => e.kind === 'file' && (e.path.startsWith('starter/') || e.path === 'prompt.mdx' || e.path === 'rubric.mdx')).map((e) => e.path);
+}
+
+/**
+ * The canaries of some packets: the distinctive lines of their secret files that occur in none
+ * of their public files. Sorted by text; a line shared by several secret files keeps every source.
+ */
+export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[]): Promise<Canary[]> {
+  const byText = new Map<string, Canary>();
+  const publicTexts: string[] = [];
+  for (const { packet, read } of packets) {
+    for (const rel of secretPaths(packet)) {
+      const bytes = await read(rel);
+      const text = bytes && textOf(bytes);
+      if (text === undefined) continue;
+      text.split(/\r?\n/).forEach((raw, i) => {
+        const line = normalizeLine(raw);
+        if (!isDistinctive(line)) return;
+        const source = { file: `${packet.dir}/${rel}`, line: i + 1 };
+        const known = byText.get(line);
+        if (known) known.sources.push(source);
+        else byText.set(line, { text: line, sources: [source] });
+      });
+    }
+    for (const rel of publicPaths(packet)) {
+      const bytes = await read(rel);
+      const text = bytes && textOf(bytes);
+      if (text !== undefined) publicTexts.push(haystack(text));
+    }
+  }
+  const matcher = createMatcher([...byText.values()].map((c) => ({ text: c.text, value: c.text })));
+  for (const text of publicTexts) for (const line of matcher.find(text)) byText.delete(line);
+  return [...byText.values()].sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The text an HTML page shows: tags removed (not replaced, so shiki's token spans join up) and entities decoded. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] === '#') {
+        const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return Number.isFinite(n) && n <= 0x10ffff ? String.fromCodePoint(n) : m;
+      }
+      return NAMED_ENTITIES[e.toLowerCase()] ?? m;
+    });
+}
+
+/** The forms a canary can take in a site file: as is, HTML-escaped, and inside a JSON or JS string. */
+function variants(text: string): string[] {
+  const html = text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  const json = JSON.stringify(text).slice(1, -1);
+  const jsSingle = text.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  return [...new Set([text, html, json, jsSingle])];
+}
+
+/** Searches site files for canaries. */
+export interface CanaryScanner {
+  /** The canaries found in one file's bytes; `name` decides how it is read (`.html`, `.zip`, ...). */
+  scanBytes(name: string, bytes: Uint8Array): Promise<{ where: string; canary: Canary }[]>;
+}
+
+/** A scanner for a set of canaries. */
+export function canaryScanner(canaries: readonly Canary[]): CanaryScanner {
+  const matcher = createMatcher(canaries.flatMap((c) => variants(c.text).map((text) => ({ text, value: c }))));
+  const scanBytes = async (name: string, bytes: Uint8Array): Promise<{ where: string; canary: Canary }[]> => {
+    if (/\.zip$/i.test(name)) {
+      const out: { where: string; canary: Canary }[] = [];
+      for (const entry of await readZipEntries(bytes)) {
+        for (const hit of await scanBytes(entry.path, entry.bytes)) out.push({ where: `${name}!${hit.where}`, canary: hit.canary });
+      }
+      return out;
+    }
+    // Binary files are searched as Latin-1 text too: a canary's ASCII bytes are found either way.
+    const text = textOf(bytes) ?? Buffer.from(bytes).toString('latin1');
+    const found = matcher.find(haystack(text));
+    if (/\.(html?|xml|svg|md|mdx)$/i.test(name)) for (const c of matcher.find(haystack(htmlText(text)))) found.add(c);
+    return [...found].map((canary) => ({ where: name, canary }));
+  };
+  return { scanBytes };
+}
+
+/** Every file entry of a zip, decompressed. */
+export async function readZipEntries(bytes: Uint8Array): Promise<{ path: string; bytes: Uint8Array }[]> {
+  const zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, strictFileNames: false });
+  const out: { path: string; bytes: Uint8Array }[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName.endsWith('/')) continue;
+      const stream = await zip.openReadStreamPromise(entry);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      out.push({ path: entry.fileName, bytes: new Uint8Array(Buffer.concat(chunks)) });
+    }
+  } finally {
+    zip.close();
+  }
+  return out;
+}
+
+/** Every file under a folder, relative paths with forward slashes, sorted. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** The result of scanning a folder. */
+export interface CanaryReport {
+  /** Canaries searched for. */
+  canaries: number;
+  /** Files read (zips count once). */
+  files: number;
+  /** Bytes read. */
+  bytes: number;
+  /** Every canary found, once per file and canary, sorted. */
+  leaks: Leak[];
+}
+
+/** Scan every file under `dir` (pages, scripts, zips, anything) for the canaries. */
+export async function scanDirForCanaries(dir: string, canaries: readonly Canary[]): Promise<CanaryReport> {
+  const scanner = canaryScanner(canaries);
+  const leaks: Leak[] = [];
+  let bytes = 0;
+  const files = await listFiles(dir);
+  for (const rel of files) {
+    // Synchronous: hundreds of small files, where a thread-pool round trip costs more than the read.
+    const content = readFileSync(path.join(dir, rel));
+    bytes += content.byteLength;
+    for (const hit of await scanner.scanBytes(rel, content)) {
+      const s = hit.canary.sources[0]!;
+      leaks.push({ where: hit.where, source: `${s.file}:${s.line}` });
+    }
+  }
+  leaks.sort((a, b) => (a.where < b.where ? -1 : a.where > b.where ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  return { canaries: canaries.length, files: files.length, bytes, leaks };
+}

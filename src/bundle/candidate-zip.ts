@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import type { Root, RootContent } from 'mdast';
+import { BundleErrors } from '../errors/bundle-catalog.ts';
+import { diagnose } from '../errors/catalog.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { scanForSecrets } from '../lint/rules/no-secrets.ts';
+import type { Packet } from '../packets/packet.ts';
+import { refusalOf, textOf } from './file-policy.ts';
+import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, toMarkdown } from './markdown.ts';
+import { rubricCard } from './rubric-card.ts';
+import { writeZip, type ZipInput } from './zip-writer.ts';
+
+/** Reads a file of a packet by its path relative to the packet folder; undefined when it cannot be read. */
+export type PacketFileReader = (relPath: string) => Promise<Uint8Array | undefined>;
+
+/** The files the kit writes at the root of the candidate zip; a starter file may not take their names. */
+export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
+
+/** A built zip. */
+export interface BuiltZip {
+  /** The file name, `<id>-<version>.zip`. */
+  name: string;
+  /** The folder every entry sits in, `<id>-<version>/`. */
+  root: string;
+  /** The entries, with paths relative to `root`. */
+  files: ZipInput[];
+  bytes: Uint8Array;
+  /** sha256 of `bytes`, hex. */
+  sha256: string;
+}
+
+/** The zip and folder name of a packet's version: `<id>-<version>`. */
+export function zipBaseName(packet: Pick<Packet, 'id'> & { prompt: { data: { version: string } } }): string {
+  return `${packet.id}-${packet.prompt.data.version}`;
+}
+
+/** PROMPT.md: the prompt body as plain Markdown, under the packet's title when the body has none. */
+export function promptMarkdown(packet: Packet): string {
+  const body = renderBody(packet.prompt.body, packet.prompt.file);
+  if (!startsWithTitle(body)) body.children.unshift(heading(1, packet.prompt.data.title));
+  return toMarkdown(body);
+}
+
+/** RUBRIC.md: the rubric card the candidate is scored on, then the rubric's notes. */
+export function rubricMarkdown(packet: Packet): string {
+  const notes = renderBody(packet.rubric.body, packet.rubric.file, { shiftHeadings: 1 });
+  const children: RootContent[] = [heading(1, `Rubric: ${packet.prompt.data.title}`), ...rubricCard(packet.rubric.data)];
+  if (notes.children.length) children.push(heading(2, 'Notes on scoring'), ...notes.children);
+  return toMarkdown({ type: 'root', children });
+}
+
+/** README.md: what this is, which version, how to run the tests, what to hand in. */
+export function readmeMarkdown(packet: Packet): string {
+  const p = packet.prompt.data;
+  const children: RootContent[] = [
+    heading(1, p.title),
+    paragraph(p.summary),
+    list([
+      ['Packet: ', code(packet.id), ', version ', code(p.version)],
+      ['Digest: ', code(packet.digest)],
+      [`Time box: ${p.minutes} minutes`],
+    ]),
+    paragraph('The digest names this exact version of the packet: quote it with your submission, and the reviewer scores you against the same rubric you read.'),
+    heading(2, 'What is here'),
+    list([
+      [code('PROMPT.md'), ': the task, its hard limits and its stop rule.'],
+      [code('RUBRIC.md'), ': the rubric you will be scored on, with the hire bar.'],
+      ['Everything else: the starter code and its visible tests.'],
+    ]),
+    heading(2, 'Run the tests'),
+    paragraph('From this folder:'),
+    codeBlock(p.test, 'bash'),
+    heading(2, 'Hand in'),
+    list(p.deliverables.map((d) => [code(d)])),
+  ];
+  if (p.protected.length) {
+    children.push(paragraph('Do not change these files; the originals are put back before grading:'));
+    children.push(list(p.protected.map((g) => [code(g)])));
+  }
+  return toMarkdown({ type: 'root', children } satisfies Root);
+}
+
+/** A file bound for a zip, with the file a finding in it is reported at. */
+export interface ScannedFile {
+  bytes: Uint8Array;
+  /** The source file, as shown in diagnostics. */
+  file: string;
+  /** True when `bytes` are the source file's own bytes, so a finding's line and column point into it. */
+  verbatim: boolean;
+}
+
+/**
+ * Scan the text files bound for a zip with the lint's secret scanner; one diagnostic per finding,
+ * never the secret. The files are scanned as one text, blank lines between them, and each
+ * finding is mapped back to its file and line: one secretlint pass per zip instead of one per
+ * file (its per-call cost is most of the scan on small files).
+ */
+export async function scanZipFiles(files: readonly ScannedFile[], zipName: string): Promise<Diagnostic[]> {
+  const parts: string[] = [];
+  const starts: { line: number; file: ScannedFile }[] = [];
+  let line = 1;
+  for (const f of files) {
+    const text = textOf(f.bytes);
+    if (text === undefined) continue;
+    starts.push({ line, file: f });
+    parts.push(text);
+    let newlines = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
+    line += newlines + 2;
+  }
+  if (!parts.length) return [];
+  const out: Diagnostic[] = [];
+  for (const finding of await scanForSecrets(parts.join('\n\n'), zipName)) {
+    const at = finding.place.line ?? 1;
+    let k = starts.length - 1;
+    while (k > 0 && starts[k]!.line > at) k--;
+    const { line: start, file: f } = starts[k]!;
+    const place = f.verbatim ? { file: f.file, line: at - start + 1, ...(finding.place.column ? { column: finding.place.column } : {}) } : { file: f.file };
+    out.push({ ...diagnose(BundleErrors.ZipSecret, place, { ...finding.params, zip: zipName }), sensitive: true });
+  }
+  return out;
+}
+
+/** Read a packet's starter tree for a zip, refusing what may not ship. Returns the files (relative to starter/) or the refusals. */
+export async function readStarter(packet: Packet, read: PacketFileReader): Promise<{ files: (ZipInput & ScannedFile)[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const files: (ZipInput & ScannedFile)[] = [];
+  const generated = new Set(GENERATED_FILES.map((g) => g.toLowerCase()));
+  for (const e of packet.entries) {
+    if (!e.path.startsWith('starter/')) continue;
+    const rel = e.path.slice('starter/'.length);
+    const file = `${packet.dir}/${e.path}`;
+    const refusal = refusalOf(rel, e.kind, file);
+    if (refusal) {
+      diagnostics.push(refusal);
+      continue;
+    }
+    if (generated.has(rel.toLowerCase())) {
+      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated: GENERATED_FILES.find((g) => g.toLowerCase() === rel.toLowerCase())! }));
+      continue;
+    }
+    const bytes = await read(e.path);
+    if (!bytes) throw new Error(`cannot read ${file}`);
+    files.push({ path: rel, bytes, file, verbatim: true });
+  }
+  return { files, diagnostics };
+}
+
+/**
+ * Build the candidate zip `<id>-<version>.zip`: one folder `<id>-<version>/` holding PROMPT.md,
+ * RUBRIC.md and README.md (rendered from the packet) and the starter tree. Refused files and
+ * secrets found by the scan are returned as diagnostics, and then no zip is built.
+ */
+export async function buildCandidateZip(packet: Packet, read: PacketFileReader): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
+  const base = zipBaseName(packet);
+  const name = `${base}.zip`;
+  const starter = await readStarter(packet, read);
+  const enc = new TextEncoder();
+  const generated = [
+    { path: 'PROMPT.md', bytes: enc.encode(promptMarkdown(packet)), file: packet.prompt.file, verbatim: false },
+    { path: 'RUBRIC.md', bytes: enc.encode(rubricMarkdown(packet)), file: packet.rubric.file, verbatim: false },
+    { path: 'README.md', bytes: enc.encode(readmeMarkdown(packet)), file: packet.prompt.file, verbatim: false },
+  ];
+  const all = [...generated, ...starter.files];
+  const diagnostics = [...starter.diagnostics, ...(await scanZipFiles(all, name))];
+  if (diagnostics.length) return { diagnostics };
+  const files = all.map(({ path, bytes }) => ({ path, bytes }));
+  const bytes = await writeZip(files.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes })));
+  return { zip: { name, root: `${base}/`, files, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }, diagnostics };
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { RootContent } from 'mdast';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import type { Packet } from '../packets/packet.ts';
+import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
+import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
+import { refusalOf } from './file-policy.ts';
+import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
+import { rubricCard } from './rubric-card.ts';
+import { writeZip, type ZipInput } from './zip-writer.ts';
+
+/**
+ * The reviewer bundle `<id>-<version>.zip` (never deployed): every file of the packet, secret
+ * trees included, a KEY.md to grade with, and the packet's latest rehearsal result.
+ */
+
+/** A packet's latest rehearsal, as the bundle carries it. */
+export interface RehearsalEvidence {
+  /** The packet's result. */
+  packet: PacketReport;
+  /** When the rehearsal ran and how untrusted code ran. */
+  date: string;
+  sandbox: RehearsalReport['sandbox'];
+  /** True when the result belongs to another digest: an older version of the packet. */
+  stale: boolean;
+}
+
+/** The packet's entry of a rehearsal report, if the report has one. */
+export function rehearsalEvidence(report: RehearsalReport | undefined, packet: Pick<Packet, 'id' | 'digest'>): RehearsalEvidence | undefined {
+  const entry = report?.packets.find((p) => p.id === packet.id);
+  if (!report || !entry) return undefined;
+  return { packet: entry, date: report.date, sandbox: report.sandbox, stale: entry.digest !== packet.digest };
+}
+
+/** What the key says about the candidate zip it goes with. */
+export interface CandidateZipRef {
+  name: string;
+  sha256: string;
+  size: number;
+}
+
+/** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes, the sample's label and the rehearsal. */
+export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence }): string {
+  const p = packet.prompt.data;
+  const children: RootContent[] = [
+    heading(1, `Reviewer key: ${p.title}`),
+    paragraph('Reviewer material: never give this file, or anything else in this bundle, to a candidate.'),
+    list([
+      ['Packet: ', code(packet.id), ', version ', code(p.version)],
+      ['Digest: ', code(packet.digest)],
+      ...(options.candidate
+        ? [['Candidate zip: ', code(options.candidate.name), `, ${options.candidate.size} bytes, sha256 `, code(options.candidate.sha256)]]
+        : []),
+      ['Test command: ', code(p.test)],
+    ]),
+    heading(2, 'Failure modes'),
+  ];
+  packet.failures.data.modes.forEach((m, i) => {
+    const s = m.signal;
+    children.push(heading(3, `${i + 1}. `, code(m.id), `: ${m.title}`));
+    children.push(
+      list([
+        ['Signal: ', code(`/${s.pattern}/${s.flags}`), ` in ${s.in}`, ...(s.files?.length ? [', files ', code(s.files.join(', '))] : [])],
+        ['Mutant: ', code(m.mutant)],
+        ...(m.reply ? [['Scripted reply: ', code(m.reply)]] : []),
+        ['Caps: ', code(m.caps.row), ` at ${m.caps.max}`],
+      ]),
+    );
+  });
+  const narrative = renderBody(packet.failures.body, packet.failures.file, { shiftHeadings: 2 });
+  if (narrative.children.length) children.push(heading(3, 'How each one dies'), ...narrative.children);
+  children.push(heading(2, 'Rubric'), ...rubricCard(packet.rubric.data, 3));
+  children.push(heading(2, 'Sample solution'), paragraph(packet.sample.data.label), paragraph('The sample overlay is under ', code('sample/'), '; the held-out tests under ', code('hidden/'), '.'));
+  children.push(heading(2, 'Rehearsal'));
+  const r = options.rehearsal;
+  if (!r) {
+    children.push(paragraph('Not rehearsed: no rehearsal report was found for this packet. Run ', code('npx packet rehearse'), ' before grading with this key.'));
+  } else {
+    const verdict = r.packet.status === 'fails-closed' ? 'fails closed' : r.packet.status;
+    const stale = r.stale ? `STALE: this result is for digest ${r.packet.digest.slice(0, 12)}, another version of the packet. ` : '';
+    children.push(
+      paragraph(
+        `${stale}Verdict: ${verdict}, ${r.packet.checks.length} checks, rehearsed ${r.date} (sandbox: ${r.sandbox.kind}). The full result is in `,
+        code('REHEARSAL.json'),
+        '.',
+      ),
+    );
+    if (r.packet.defects.length) children.push(list(r.packet.defects.map((d) => [d])));
+  }
+  return toMarkdown({ type: 'root', children });
+}
+
+/** REHEARSAL.json: the packet's result with the run's date and sandbox, sorted keys where it matters, LF at the end. */
+export function rehearsalJson(r: RehearsalEvidence): string {
+  return JSON.stringify({ schemaVersion: 1, date: r.date, sandbox: r.sandbox, stale: r.stale, result: r.packet }, null, 2) + '\n';
+}
+
+/**
+ * Build a packet's reviewer bundle: one folder `<id>-<version>/` with every file of the packet at
+ * its own path, KEY.md and, when a rehearsal result exists, REHEARSAL.json. The same refusals and
+ * secret scan as the candidate zip apply: links, `.git`, `.env*` and key files never belong in a
+ * packet, and the scan is the one pass over the secret trees (sample, hidden, mutants, replies).
+ */
+export async function buildReviewerBundle(
+  packet: Packet,
+  read: PacketFileReader,
+  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence } = {},
+): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
+  const base = zipBaseName(packet);
+  const name = `${base}.zip`;
+  const diagnostics: Diagnostic[] = [];
+  const files: (ZipInput & ScannedFile)[] = [];
+  for (const e of packet.entries) {
+    const file = `${packet.dir}/${e.path}`;
+    const refusal = refusalOf(e.path, e.kind, file);
+    if (refusal) {
+      diagnostics.push(refusal);
+      continue;
+    }
+    const bytes = await read(e.path);
+    if (!bytes) throw new Error(`cannot read ${file}`);
+    files.push({ path: e.path, bytes, file, verbatim: true });
+  }
+  const enc = new TextEncoder();
+  files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: packet.failures.file, verbatim: false });
+  if (options.rehearsal) files.push({ path: 'REHEARSAL.json', bytes: enc.encode(rehearsalJson(options.rehearsal)), file: `${packet.dir} (rehearsal report)`, verbatim: false });
+  diagnostics.push(...(await scanZipFiles(files, `the reviewer bundle ${name}`)));
+  if (diagnostics.length) return { diagnostics };
+  const entries = files.map(({ path, bytes }) => ({ path, bytes }));
+  const bytes = await writeZip(entries.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes })));
+  return { zip: { name, root: `${base}/`, files: entries, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }, diagnostics };
+}

@@ -1,0 +1,225 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBuild, readReportFile, type BuildSteps, type RehearsalOutcome } from '../../bundle/build.ts';
+import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
+import { diagnose, Errors } from '../../errors/catalog.ts';
+import { sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
+import { replyStoreFromDirs, startScriptedServer } from '../../model/scripted-server.ts';
+import { loadPackets } from '../../packets/load.ts';
+import { directoryCache } from '../../rehearse/cache.ts';
+import { prepareRunEnvironment } from '../../rehearse/environment.ts';
+import { rehearse } from '../../rehearse/rehearse.ts';
+import type { Reporter } from '../../rehearse/reporter.ts';
+import { formatDiagnosticsText } from '../format-diagnostics.ts';
+import type { CliIo } from '../io.ts';
+import { checkLoadedPackets } from './check.ts';
+import { writeFileAtomic } from './rehearse.ts';
+
+export const buildHelp = `Usage: packet build [options]
+
+Build everything that ships, or nothing:
+  1. check      validate and lint every packet; an error stops the build
+  2. rehearse   the offline rehearsal (cached); a defect or an inconclusive
+                packet stops the build
+  3. zips       the candidate zips <id>-<version>.zip (deterministic, refused
+                files and secrets stop the build) and packets.json
+  4. site       the Astro site
+  5. canary     every secret line of every packet is searched in the whole site,
+                zips opened; a leak stops the build
+  6. reviewer   the reviewer bundles (all trees, KEY.md, the rehearsal result)
+  7. swap       the new site and bundles replace the old ones at once
+Everything is built in staging folders beside the targets: a failed or
+interrupted build leaves the previous site and bundles as they were.
+
+  --packets DIR        the packets folder (default: packets)
+  --out-dir DIR        the site (default: dist); zips in DIR/zips/
+  --reviewer-dir DIR   the reviewer bundles (default: out/reviewer)
+  --skip-rehearse      a quick preview: no rehearsal, every packet is shown
+                       as "not rehearsed"
+  --unconfined         where bubblewrap is unusable, rehearse the packets' own
+                       trees without isolation (see packet rehearse --help)
+  --jobs N             rehearsal sandbox runs at once (default: cores)
+  --timeout S          seconds per rehearsal test run (default: 30)
+  --report FILE        the rehearsal report (default: out/rehearsal/report.json)
+  --config FILE        the lint config (default: packet-kit.config.json)
+  --site-root DIR      the Astro project (default: packet-kit's own)
+
+Exit: 0 built, 1 a packet or the site failed, 2 inconclusive rehearsal or no
+sandbox, 130/143 interrupted.
+`;
+
+/** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
+function buildReporter(out: (text: string) => void): Reporter {
+  return {
+    onPacketEnd(report) {
+      if (report.status === 'fails-closed') return;
+      out(`  ${report.status.toUpperCase()} ${report.id} ${report.version}\n`);
+      for (const c of report.checks.filter((x) => !x.ok)) out(`    ${c.id}: ${c.defect ?? c.actual}\n`);
+    },
+    onRunEnd(report) {
+      if (report.sandbox.notice) out(`  note: ${report.sandbox.notice}\n`);
+    },
+  };
+}
+
+/** `packet build`. */
+export async function buildCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      packets: { type: 'string', default: 'packets' },
+      'out-dir': { type: 'string', default: 'dist' },
+      'reviewer-dir': { type: 'string', default: 'out/reviewer' },
+      'skip-rehearse': { type: 'boolean', default: false },
+      unconfined: { type: 'boolean', default: false },
+      jobs: { type: 'string' },
+      timeout: { type: 'string', default: '30' },
+      report: { type: 'string', default: 'out/rehearsal/report.json' },
+      config: { type: 'string' },
+      'site-root': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.out(buildHelp);
+    return 0;
+  }
+  if (positionals.length) {
+    io.err(`packet build: the build takes no packet ids (the site lists every packet); use \`packet check ${positionals.join(' ')}\` or \`packet rehearse ${positionals.join(' ')}\` for some.\n`);
+    return 2;
+  }
+  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+  const timeout = Number(values.timeout);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    io.err(`packet build: --jobs must be a whole number of at least 1, not "${values.jobs}".\n`);
+    return 2;
+  }
+  if (!(timeout > 0)) {
+    io.err(`packet build: --timeout must be a positive number of seconds, not "${values.timeout}".\n`);
+    return 2;
+  }
+  const cwd = io.cwd;
+  const packetsDir = path.resolve(cwd, values.packets);
+  const outDir = path.resolve(cwd, values['out-dir']);
+  const reviewerDir = path.resolve(cwd, values['reviewer-dir']);
+  const reportFile = path.resolve(cwd, values.report);
+  const siteRoot = values['site-root'] ? path.resolve(cwd, values['site-root']) : KIT_ROOT;
+  // The targets are replaced whole: never a folder that holds the project, the packets or the other target.
+  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+  for (const [flag, target] of [['--out-dir', outDir], ['--reviewer-dir', reviewerDir]] as const) {
+    const other = target === outDir ? reviewerDir : outDir;
+    const held = [cwd, packetsDir, siteRoot, other].find((p) => inside(p, target));
+    if (held || inside(target, packetsDir)) {
+      const why = held ? `would replace a folder holding ${path.relative(cwd, held) || '.'}` : 'is inside the packets folder';
+      io.err(`packet build: ${flag} ${path.relative(cwd, target) || '.'} ${why}; give it a folder of its own (default: ${flag === '--out-dir' ? 'dist' : 'out/reviewer'}).\n`);
+      return 2;
+    }
+  }
+  const folders = new Map<string, string>();
+  const printDiagnostics = (list: readonly Diagnostic[]) => {
+    if (list.length) io.err(formatDiagnosticsText(sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
+  };
+
+  // Astro starts loading now, while the packets are checked and zipped.
+  const site = startSiteBuilder({ root: siteRoot, env: io.env, tag: String(process.pid) });
+  const steps: BuildSteps = {
+    async load() {
+      const loaded = await loadPackets({ packetsDir: values.packets, cwd });
+      for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
+      return loaded;
+    },
+    lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }),
+    ...(values['skip-rehearse']
+      ? {}
+      : {
+          async rehearse(packets): Promise<RehearsalOutcome> {
+            const bwrapPath = io.env.PACKET_KIT_BWRAP;
+            const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+            if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
+            const { environment } = prepared;
+            // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
+            // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
+            const server = await startScriptedServer({
+              replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
+            });
+            try {
+              const report = await rehearse({
+                packets,
+                packetDirs: folders,
+                sandbox: environment.sandbox,
+                sandboxNotice: environment.notice,
+                interpreter: environment.interpreter,
+                jobs,
+                timeoutMs: timeout * 1000,
+                cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
+                reporters: [buildReporter((s) => io.out(s))],
+                scratchDir: tmpdir(),
+                date: io.now,
+                now: () => performance.now(),
+                scripted: { url: server.url, outDir: null, cwd },
+              });
+              await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
+              return { ok: true, report };
+            } finally {
+              await server.close();
+              await environment.dispose();
+            }
+          },
+        }),
+    lastReport: () => readReportFile(reportFile),
+    buildSite: ({ outDir: staging, manifestFile, signal }) => site.build({ outDir: staging, manifestFile, packetsDir, signal }),
+  };
+
+  // Ctrl-C or SIGTERM: stop the Astro child, remove the staging folders, keep the previous output.
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    io.err(`\npacket build: ${signal}: stopping; the previous ${values['out-dir']}/ is kept.\n`);
+    controller.abort(signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const started = performance.now();
+  try {
+    const result = await runBuild({
+      cwd,
+      outDir,
+      reviewerDir,
+      steps,
+      reader: (packet) => {
+        const dir = folders.get(packet.id) ?? path.resolve(cwd, packet.dir);
+        // Synchronous reads: packet files are small, and a thread-pool round trip per file costs more than the read.
+        return async (rel) => {
+          try {
+            const b = readFileSync(path.join(dir, rel));
+            return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+          } catch {
+            return undefined;
+          }
+        };
+      },
+      log: (line) => io.out(line),
+      report: printDiagnostics,
+      signal: controller.signal,
+      now: () => performance.now(),
+      tag: String(process.pid),
+    });
+    if (!result.ok) {
+      const d = result.diagnostic;
+      const where = result.step === 'interrupted' ? 'interrupted' : `failed at step "${result.step}"`;
+      const packets = result.packets.length ? ` (packet${result.packets.length === 1 ? '' : 's'}: ${result.packets.join(', ')})` : '';
+      io.err(`packet build: ${where}${packets}.\n${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      if (result.step === 'interrupted') return controller.signal.reason === 'SIGTERM' ? 143 : 130;
+      return result.exitCode;
+    }
+    const rel = (p: string) => path.relative(cwd, p).split(path.sep).join('/') || '.';
+    io.out(`build: done       ${result.packets.length} packet${result.packets.length === 1 ? '' : 's'} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${rel(outDir)}/, ${rel(reviewerDir)}/\n`);
+    return 0;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await site.dispose();
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The receipts of one model run, in the articles' format: `usage.jsonl` (one line per attempt,
+ * appended as it happens), `ledger.json` (the sum, with the packet digest) and `give_up.json`
+ * (written when a cap stops the run). The sum is recomputed from the lines, never kept apart,
+ * so the ledger cannot disagree with the receipts it sums.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { classInfo, type ErrorClass } from './error-class.ts';
+import type { Spent } from './budget.ts';
+import type { StopReason } from './retry.ts';
+import { redact, stableJson } from './stable-json.ts';
+
+/** Version of `ledger.json` and `give_up.json`. */
+export const LEDGER_SCHEMA_VERSION = 1;
+
+/** One line of `usage.jsonl`: one attempt. */
+export interface UsageLine {
+  /** ISO time the attempt started. */
+  ts: string;
+  /** The model id sent. */
+  model: string;
+  /** The session turn (1 for the first prompt, then one per feedback turn). */
+  turn: number;
+  /** The attempt within the turn (1, then one per retry). */
+  attempt: number;
+  /** Prompt tokens as reported by the endpoint; null when it did not report them (unknown, not zero). */
+  prompt_tokens: number | null;
+  /** Completion tokens as reported; null when unknown. */
+  completion_tokens: number | null;
+  /** Request body bytes sent. */
+  bytes_out: number;
+  /** Response body bytes received (the client asks for an uncompressed body, so these are the wire's). */
+  bytes_in: number;
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+  /** The error class, or null for a clean completion. */
+  error: ErrorClass | null;
+  /** Index (0-based line number) of the first earlier line with the same request and the same error, or null. */
+  duplicate_of: number | null;
+  /** sha256 (first 16 hex digits) of the request body. */
+  request: string;
+  /** Milliseconds the attempt took. */
+  ms: number;
+}
+
+/** Who and what a ledger is about. */
+export interface LedgerHeader {
+  packet: string;
+  version: string;
+  digest: string;
+  model: string;
+  /** Endpoint host (and port) only: no scheme credentials, path or query. */
+  endpoint: string;
+}
+
+/** `ledger.json`: the sum of `usage.jsonl`. */
+export interface LedgerSummary extends LedgerHeader {
+  schemaVersion: typeof LEDGER_SCHEMA_VERSION;
+  calls: number;
+  /** Sum of the known prompt tokens. */
+  prompt_tokens: number;
+  /** Sum of the known completion tokens. */
+  completion_tokens: number;
+  /**
+   * Total tokens, or null when any call may have spent tokens nobody reported (a completion
+   * without usage, a timeout, a cut body). A complete 4xx/5xx answer or a refused connection
+   * spends none by contract: its line says null, but it does not make the total unknown.
+   */
+  tokens: number | null;
+  /** Calls whose tokens are unknown (see `tokens`). */
+  usage_unknown_calls: number;
+  bytes_out: number;
+  bytes_in: number;
+  /** Attempts by error class. */
+  errors: Partial<Record<ErrorClass, number>>;
+  /** Lines that repeat an earlier request with the same outcome. */
+  duplicates: number;
+}
+
+/** Sum usage lines. Pure: the same lines always give the same sum. */
+export function sumUsage(header: LedgerHeader, lines: readonly UsageLine[]): LedgerSummary {
+  const errors: Partial<Record<ErrorClass, number>> = {};
+  let prompt = 0;
+  let completion = 0;
+  let unknown = 0;
+  let out = 0;
+  let inn = 0;
+  let duplicates = 0;
+  for (const l of lines) {
+    if (l.prompt_tokens === null || l.completion_tokens === null) {
+      if (!l.error || classInfo(l.error).tokensUnknown) unknown++;
+    } else {
+      prompt += l.prompt_tokens;
+      completion += l.completion_tokens;
+    }
+    out += l.bytes_out;
+    inn += l.bytes_in;
+    if (l.error) errors[l.error] = (errors[l.error] ?? 0) + 1;
+    if (l.duplicate_of !== null) duplicates++;
+  }
+  return {
+    schemaVersion: LEDGER_SCHEMA_VERSION,
+    ...header,
+    calls: lines.length,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    tokens: unknown ? null : prompt + completion,
+    usage_unknown_calls: unknown,
+    bytes_out: out,
+    bytes_in: inn,
+    errors,
+    duplicates,
+  };
+}
+
+/** `give_up.json`: why a cap stopped the run, and what was spent. */
+export interface GiveUp {
+  schemaVersion: typeof LEDGER_SCHEMA_VERSION;
+  packet: string;
+  digest: string;
+  model: string;
+  reason: StopReason;
+  /** The stop in words. */
+  detail: string;
+  /** The cap's value. */
+  limit: number;
+  spent: Spent;
+  ts: string;
+}
+
+/** Where a ledger's files are (null when the ledger is kept in memory only). */
+export interface ReceiptPaths {
+  usage: string | null;
+  ledger: string | null;
+  giveUp: string | null;
+}
+
+/** The receipts of one run. */
+export interface Ledger {
+  readonly header: LedgerHeader;
+  readonly lines: readonly UsageLine[];
+  /** Append one attempt; `duplicate_of` is computed here. Written to usage.jsonl before it returns. */
+  append(line: Omit<UsageLine, 'duplicate_of'>): Promise<UsageLine>;
+  /** Write ledger.json (the sum of the lines, plus `extra`) and return the sum. */
+  close(extra?: Record<string, unknown>): Promise<LedgerSummary>;
+  /** Write give_up.json. */
+  giveUp(g: Omit<GiveUp, 'schemaVersion' | 'packet' | 'digest' | 'model'>): Promise<GiveUp>;
+  paths(): ReceiptPaths;
+}
+
+/**
+ * A ledger writing into `dir` (created; usage.jsonl truncated), or kept in memory when `dir`
+ * is null. Every string written passes through `redact` with `secrets` (API keys), as a second
+ * lock: nothing the kit writes should hold a key in the first place.
+ */
+export async function createLedger(options: { dir: string | null; header: LedgerHeader; secrets?: readonly string[] }): Promise<Ledger> {
+  const { dir, header } = options;
+  const secrets = options.secrets ?? [];
+  const files = dir
+    ? { usage: path.join(dir, 'usage.jsonl'), ledger: path.join(dir, 'ledger.json'), giveUp: path.join(dir, 'give_up.json') }
+    : null;
+  if (files) {
+    await mkdir(dir!, { recursive: true });
+    await writeFile(files.usage, '');
+  }
+  const lines: UsageLine[] = [];
+  const seen = new Map<string, number>();
+  let gaveUp = false;
+  let closed = false;
+  return {
+    header,
+    lines,
+    async append(partial) {
+      const key = `${partial.request}|${partial.error ?? 'ok'}|${partial.status ?? '-'}`;
+      const line: UsageLine = { ...partial, duplicate_of: seen.get(key) ?? null };
+      if (!seen.has(key)) seen.set(key, lines.length);
+      lines.push(line);
+      if (files) await appendFile(files.usage, redact(stableJson(line), secrets) + '\n');
+      return line;
+    },
+    async close(extra = {}) {
+      const sum = sumUsage(header, lines);
+      closed = true;
+      if (files) await writeFile(files.ledger, redact(stableJson({ ...extra, ...sum }, 2), secrets) + '\n');
+      return sum;
+    },
+    async giveUp(g) {
+      const doc: GiveUp = { schemaVersion: LEDGER_SCHEMA_VERSION, packet: header.packet, digest: header.digest, model: header.model, ...g };
+      gaveUp = true;
+      if (files) await writeFile(files.giveUp, redact(stableJson(doc, 2), secrets) + '\n');
+      return doc;
+    },
+    paths: () => ({ usage: files?.usage ?? null, ledger: files && closed ? files.ledger : null, giveUp: files && gaveUp ? files.giveUp : null }),
+  };
+}

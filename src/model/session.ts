@@ -1,0 +1,263 @@
+/**
+ * One model run on one packet: send the prompt and the context files, parse the reply, apply it
+ * in a sandbox workspace, run every test and signal, and, within the budget, feed the visible
+ * tests' failures back for a few more turns. The run ends in one verdict:
+ *
+ * - PASS: every test green (visible and hidden, at least the sample's count), no signal.
+ * - CAUGHT: tests red, or a signal matched with visible tests red.
+ * - FALSE-GREEN: the visible tests are green, but hidden tests or a signal say wrong.
+ * - GAVE-UP: a cap of the budget stopped the run after the model had answered (give_up.json).
+ * - INCONCLUSIVE: no answer could be judged (endpoint down, malformed reply, sandbox failure).
+ *   A dead endpoint is never GAVE-UP and never a pass, whatever stopped the retries.
+ */
+import type { Packet } from '../packets/packet.ts';
+import type { TestRunner } from '../rehearse/run-tests.ts';
+import { createMeter, type BudgetLimits, type Spent } from './budget.ts';
+import type { ChatMessage, ModelClient } from './client.ts';
+import { classInfo } from './error-class.ts';
+import { evaluateReply, visibleTestOutput, type CaughtBy, type Evaluation, type SignalMatch } from './evaluate.ts';
+import type { Ledger, LedgerSummary, ReceiptPaths } from './ledger.ts';
+import { contextPaths, feedbackMessage, firstMessages, readStarterTexts } from './messages.ts';
+import { parseReply } from './reply-parse.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from './retry.ts';
+
+/** How a model run ended. */
+export type Verdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';
+
+/** Clocks, randomness and sleep, injected (tests never wait for real backoff). */
+export interface SessionClock {
+  /** Monotonic ms. */
+  now(): number;
+  /** Wall clock, epoch ms. */
+  nowEpochMs(): number;
+  sleep(ms: number): Promise<void>;
+  /** [0, 1). */
+  random(): number;
+}
+
+/** The real clocks. */
+export const systemClock: SessionClock = {
+  now: () => performance.now(),
+  nowEpochMs: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: () => Math.random(),
+};
+
+/** What a run needs. */
+export interface SessionOptions {
+  packet: Packet;
+  packetDir: string;
+  client: ModelClient;
+  model: string;
+  limits: BudgetLimits;
+  policy?: RetryPolicy;
+  runner: TestRunner;
+  scratchDir: string;
+  /** Tests the sample runs (visible and hidden). */
+  expectedRan: number;
+  /** Feedback turns after the first answer (0: one answer only). */
+  feedbackTurns: number;
+  /** Stop after this many answers in a row that change no test result. */
+  stallCalls: number;
+  ledger: Ledger;
+  clock: SessionClock;
+  /** Wraps each sandbox run (a shared pool). */
+  schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Told about waits between attempts. */
+  onWait?: (plan: WaitPlan, retry: number) => void;
+}
+
+/** One turn of the run. */
+export interface TurnRecord {
+  turn: number;
+  /** Attempts this turn (model calls). */
+  calls: number;
+  /** The call's final error class, if any. */
+  error: string | null;
+  /** `files` or `diff` when the reply parsed; otherwise why it was rejected. */
+  reply: string;
+  verdict?: Evaluation['verdict'];
+  tests?: string;
+}
+
+/** Why a run was inconclusive. */
+export type InconclusiveCause = 'endpoint' | 'reply' | 'sandbox';
+
+/** The outcome of a run. */
+export interface SessionResult {
+  verdict: Verdict;
+  /** The verdict in words. */
+  reason: string;
+  inconclusiveCause?: InconclusiveCause;
+  /** What caught a wrong answer (CAUGHT, FALSE-GREEN, or the last judged answer of a GAVE-UP run). */
+  caughtBy: CaughtBy[];
+  signals: SignalMatch[];
+  /** PASS on the first answer: the packet may leak its answer. */
+  possibleLeak: boolean;
+  /** The last judged answer. */
+  evaluation?: Evaluation;
+  turns: TurnRecord[];
+  stop?: { reason: StopReason; detail: string };
+  spent: Spent;
+  ledger: LedgerSummary;
+  receipts: ReceiptPaths;
+}
+
+function capLimit(limits: BudgetLimits, reason: StopReason): number {
+  switch (reason) {
+    case 'model-calls':
+      return limits.modelCalls;
+    case 'tokens':
+      return limits.tokens;
+    case 'wall-clock':
+      return limits.wallSeconds;
+    case 'identical-errors':
+      return limits.identicalErrors;
+  }
+}
+
+/** Run one model on one packet. Never throws for endpoint or reply trouble: those are verdicts. */
+export async function runSession(o: SessionOptions): Promise<SessionResult> {
+  const { packet, clock } = o;
+  const meter = createMeter(o.limits, clock.now);
+  const starter = await readStarterTexts(o.packet, o.packetDir);
+  const context = new Map(contextPaths(packet).filter((p) => starter.has(p)).map((p) => [p, starter.get(p)!] as [string, string]));
+  const base = firstMessages(packet, context);
+  let messages: ChatMessage[] = base;
+  const current = new Map(starter);
+  const files = new Map<string, string>();
+  const deleted = new Set<string>();
+  const turns: TurnRecord[] = [];
+  let last: Evaluation | undefined;
+  let lastKey: string | undefined;
+  let stall = 0;
+
+  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'signals' | 'possibleLeak'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
+    const spent = meter.spent();
+    const ledger = await o.ledger.close({
+      verdict: r.verdict,
+      stop: r.stop?.reason ?? null,
+      wall_ms: spent.wallMs,
+      turns: turns.length,
+    });
+    return {
+      ...r,
+      possibleLeak: r.possibleLeak ?? false,
+      caughtBy: r.evaluation?.caughtBy ?? [],
+      signals: r.evaluation?.signals ?? [],
+      turns,
+      spent,
+      ledger,
+      receipts: o.ledger.paths(),
+    };
+  };
+
+  for (let turn = 1; turn <= 1 + Math.max(0, o.feedbackTurns); turn++) {
+    const call = await o.client.complete(messages, {
+      model: o.model,
+      turn,
+      meter,
+      ledger: o.ledger,
+      policy: o.policy ?? DEFAULT_RETRY_POLICY,
+      random: clock.random,
+      sleep: clock.sleep,
+      nowEpochMs: clock.nowEpochMs,
+      now: clock.now,
+      ...(o.onWait ? { onWait: o.onWait } : {}),
+    });
+    if (call.stop) {
+      turns.push({ turn, calls: call.attempts, error: call.error, reply: `stopped: ${call.stop.detail}` });
+      const spent = meter.spent();
+      await o.ledger.giveUp({ reason: call.stop.reason, detail: call.stop.detail, limit: capLimit(o.limits, call.stop.reason), spent, ts: new Date(clock.nowEpochMs()).toISOString() });
+      if (!last) {
+        return finish({
+          verdict: 'INCONCLUSIVE',
+          inconclusiveCause: 'endpoint',
+          reason: `no answer could be judged: ${call.stop.detail}${call.error ? `; the last attempt ended ${call.error} (${classInfo(call.error).meaning})` : ''}`,
+          stop: call.stop,
+        });
+      }
+      return finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last });
+    }
+    if (call.output === null) {
+      turns.push({ turn, calls: call.attempts, error: call.error, reply: 'no answer' });
+      const why = `the endpoint gave no usable answer: ${call.detail ?? call.error ?? 'unknown error'}`;
+      // An answer was already judged (and was not a pass): that verdict stands.
+      if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last });
+      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why });
+    }
+    const parsed = parseReply(call.output, current);
+    const more = turn <= o.feedbackTurns;
+    if (!parsed.ok) {
+      turns.push({ turn, calls: call.attempts, error: call.error, reply: `rejected: ${parsed.reason}` });
+      stall = lastKey === 'rejected' ? stall + 1 : 0;
+      lastKey = 'rejected';
+      if (!more || stall >= o.stallCalls) {
+        if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); the next reply could not be applied: ${parsed.reason}`, evaluation: last });
+        return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${parsed.reason}` });
+      }
+      messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ rejected: parsed.reason }) }];
+      continue;
+    }
+    for (const [p, t] of parsed.files) {
+      files.set(p, t);
+      current.set(p, t);
+      deleted.delete(p);
+    }
+    for (const d of parsed.deleted) {
+      files.delete(d);
+      current.delete(d);
+      deleted.add(d);
+    }
+    const evaluation = await evaluateReply({
+      packet,
+      packetDir: o.packetDir,
+      files,
+      deleted: [...deleted],
+      runner: o.runner,
+      scratchDir: o.scratchDir,
+      expectedRan: o.expectedRan,
+      ...(o.schedule ? { schedule: o.schedule } : {}),
+      now: clock.now,
+    });
+    turns.push({ turn, calls: call.attempts, error: call.error, reply: evaluation.rejected ? `rejected: ${evaluation.rejected}` : parsed.format, verdict: evaluation.verdict, tests: evaluation.summary });
+    if (evaluation.infra) {
+      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'sandbox', reason: evaluation.infra, evaluation });
+    }
+    if (evaluation.rejected) {
+      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${evaluation.rejected}`, evaluation });
+    }
+    last = evaluation;
+    if (evaluation.verdict === 'PASS') {
+      return finish({
+        verdict: 'PASS',
+        reason: `all tests green (${evaluation.summary}) and no signal matched, on answer ${turn}`,
+        evaluation,
+        possibleLeak: turn === 1,
+      });
+    }
+    if (evaluation.verdict === 'FALSE-GREEN') {
+      return finish({ verdict: 'FALSE-GREEN', reason: `the visible tests are green but ${describeCatch(evaluation)} (${evaluation.summary})`, evaluation });
+    }
+    // CAUGHT: feed the visible failures back while turns and answers that change something remain.
+    stall = lastKey === evaluation.resultKey ? stall + 1 : 0;
+    lastKey = evaluation.resultKey;
+    if (!more || stall >= o.stallCalls) {
+      const why = !more ? '' : `; stopped after ${stall} answer${stall === 1 ? '' : 's'} that changed no test result`;
+      return finish({ verdict: 'CAUGHT', reason: `${describeCatch(evaluation)} (${evaluation.summary})${why}`, evaluation });
+    }
+    const output = await visibleTestOutput({ packet, packetDir: o.packetDir, files, deleted: [...deleted], runner: o.runner, scratchDir: o.scratchDir, ...(o.schedule ? { schedule: o.schedule } : {}), now: clock.now });
+    messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: output }) }];
+  }
+  // Not reached: every path through the last turn returns.
+  return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the run ended without a verdict' });
+}
+
+/** What caught a wrong answer, in words. */
+export function describeCatch(e: Pick<Evaluation, 'caughtBy' | 'signals'>): string {
+  const parts: string[] = [];
+  if (e.caughtBy.includes('visible-tests')) parts.push('the visible tests fail');
+  if (e.caughtBy.includes('hidden-tests')) parts.push('the hidden tests fail');
+  if (e.caughtBy.includes('signal')) parts.push(`the signal of ${e.signals.map((s) => `"${s.mode}"`).join(', ')} matches (${e.signals[0]!.where}: ${e.signals[0]!.line})`);
+  return parts.join(', ') || 'nothing';
+}

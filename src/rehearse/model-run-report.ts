@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { BudgetLimits } from '../model/budget.ts';
+import type { SessionResult } from '../model/session.ts';
+import { sortKeys } from '../model/stable-json.ts';
+import type { ModelRunReport } from './report.ts';
+
+/** The report entry of one model run: verdict, spend and receipts (paths relative to `cwd`), keys sorted. */
+export function modelRunReport(
+  result: SessionResult,
+  about: { date: string; packet: string; version: string; digest: string; model: string; endpoint: string; budget: BudgetLimits; cwd: string },
+): ModelRunReport {
+  const rel = (p: string | null) => (p ? path.relative(about.cwd, p) || p : null);
+  const l = result.ledger;
+  const entry: ModelRunReport = {
+    date: about.date,
+    packet: about.packet,
+    version: about.version,
+    digest: about.digest,
+    model: about.model,
+    endpoint: about.endpoint,
+    verdict: result.verdict,
+    reason: result.reason,
+    ...(result.inconclusiveCause ? { inconclusiveCause: result.inconclusiveCause } : {}),
+    possibleLeak: result.possibleLeak,
+    caughtBy: result.caughtBy,
+    signals: result.signals,
+    calls: l.calls,
+    turns: result.turns.length,
+    tokens: { prompt: l.prompt_tokens, completion: l.completion_tokens, total: l.tokens, unknownCalls: l.usage_unknown_calls },
+    bytes: { out: l.bytes_out, in: l.bytes_in },
+    wallMs: result.spent.wallMs,
+    errors: l.errors,
+    stop: result.stop?.reason ?? null,
+    budget: about.budget,
+    receipts: { usage: rel(result.receipts.usage), ledger: rel(result.receipts.ledger), giveUp: rel(result.receipts.giveUp) },
+    ...(result.evaluation && !result.evaluation.rejected && !result.evaluation.infra ? { tests: result.evaluation.tests } : {}),
+  };
+  return sortKeys(entry);
+}
+
+/** A filesystem-safe timestamp for output folders: `2026-11-29T12-00-00-000Z`. */
+export function folderTimestamp(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, '-');
+}

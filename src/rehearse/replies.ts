@@ -1,0 +1,121 @@
+/**
+ * The scripted-replies checks: each of a packet's replies goes through the whole model
+ * pipeline (the embedded endpoint on 127.0.0.1, the SDK client and its ledger, reply parsing,
+ * the sandbox, every test and signal). The sample reply must PASS; each failure reply must be
+ * caught, by the visible tests (CAUGHT) or by the hidden tests or a signal (FALSE-GREEN, which
+ * the packet still catches; the check says which). Anything else is a packet defect.
+ */
+import path from 'node:path';
+import type { Packet } from '../packets/packet.ts';
+import { effectiveBudget } from '../model/budget.ts';
+import { createModelClient } from '../model/client.ts';
+import { endpointHost } from '../model/endpoint.ts';
+import { createLedger } from '../model/ledger.ts';
+import { runSession, systemClock, type SessionResult } from '../model/session.ts';
+import { modelRunReport } from './model-run-report.ts';
+import type { CheckResult } from './report.ts';
+import type { TestRunner } from './run-tests.ts';
+
+/** The embedded endpoint, for scripted replies. */
+export interface ScriptedEndpoint {
+  /** Base URL (`http://127.0.0.1:<port>/v1`). */
+  url: string;
+  /** Folder for receipts (`<out>/<packet>/replies/<reply>/`); null keeps them in memory. */
+  outDir: string | null;
+  /** The working directory, for relative receipt paths in the report. */
+  cwd: string;
+}
+
+/** What the reply checks of one packet need. */
+export interface ReplyChecksInput {
+  packet: Packet;
+  packetDir: string;
+  runner: TestRunner;
+  schedule: <T>(fn: () => Promise<T>) => Promise<T>;
+  scratchDir: string;
+  /** Tests the sample ran (visible and hidden). */
+  sampleRan: number;
+  endpoint: ScriptedEndpoint;
+  date: () => Date;
+  now: () => number;
+}
+
+/** The replies to rehearse: the sample's, then each failure mode's that names one. */
+export function scriptedReplies(packet: Packet): { name: string; mode?: { id: string; title: string } }[] {
+  const out: { name: string; mode?: { id: string; title: string } }[] = [];
+  if (packet.trees.replies.includes('sample.md')) out.push({ name: 'sample' });
+  for (const mode of packet.failures.data.modes) {
+    if (!mode.reply) continue;
+    const file = mode.reply.replace(/^replies\//, '');
+    if (!file.endsWith('.md') || file.includes('/') || !packet.trees.replies.includes(file)) continue;
+    out.push({ name: file.slice(0, -3), mode: { id: mode.id, title: mode.title } });
+  }
+  return out;
+}
+
+function judge(reply: { name: string; mode?: { id: string; title: string } }, r: SessionResult): Pick<CheckResult, 'ok' | 'inconclusive' | 'defect' | 'actual'> {
+  const infra = r.verdict === 'INCONCLUSIVE' && r.inconclusiveCause !== 'reply';
+  const actual = `${r.verdict}: ${r.reason}`;
+  const why = r.reason.replace(/^the reply could not be applied: /, '');
+  if (infra) return { ok: false, inconclusive: true, defect: `The scripted reply "${reply.name}" could not be judged: ${r.reason}.`, actual };
+  if (!reply.mode) {
+    if (r.verdict === 'PASS') return { ok: true, actual };
+    if (r.verdict === 'INCONCLUSIVE') return { ok: false, defect: `The sample reply (replies/sample.md) cannot be applied: ${why}.`, actual };
+    return { ok: false, defect: `The sample reply (replies/sample.md) does not pass: ${r.verdict}, ${r.reason}. A model that answers like the sample would be failed.`, actual };
+  }
+  const { id, title } = reply.mode;
+  if (r.verdict === 'CAUGHT') return { ok: true, actual };
+  if (r.verdict === 'FALSE-GREEN') return { ok: true, actual: `${actual}; caught by the packet, not by the visible tests` };
+  if (r.verdict === 'PASS') {
+    return { ok: false, defect: `The packet passes the scripted reply for "${title}" (${id}): every test is green and no signal matches. Add a test or sharpen the signal so this answer fails.`, actual };
+  }
+  if (r.verdict === 'INCONCLUSIVE') return { ok: false, defect: `The scripted reply for "${id}" (replies/${reply.name}.md) cannot be applied: ${why}.`, actual };
+  return { ok: false, defect: `The scripted reply for "${id}" ended ${r.verdict}: ${r.reason}.`, actual };
+}
+
+/** Run every scripted reply of a packet through the model pipeline; one `reply:<name>` check each. */
+export async function replyChecks(input: ReplyChecksInput): Promise<CheckResult[]> {
+  const { packet } = input;
+  const { limits } = effectiveBudget(packet.prompt.data.budget, {});
+  const client = createModelClient({ baseURL: input.endpoint.url, apiKey: null, attemptTimeoutMs: 60_000 });
+  const replies = scriptedReplies(packet);
+  return Promise.all(
+    replies.map(async (reply): Promise<CheckResult> => {
+      const t0 = input.now();
+      const model = `scripted:${packet.id}/${reply.name}`;
+      const endpoint = endpointHost(input.endpoint.url);
+      const header = { packet: packet.id, version: packet.prompt.data.version, digest: packet.digest, model, endpoint };
+      const dir = input.endpoint.outDir ? path.join(input.endpoint.outDir, packet.id, 'replies', reply.name) : null;
+      const date = input.date().toISOString();
+      const ledger = await createLedger({ dir, header });
+      const result = await runSession({
+        packet,
+        packetDir: input.packetDir,
+        client,
+        model,
+        limits,
+        runner: input.runner,
+        scratchDir: input.scratchDir,
+        expectedRan: input.sampleRan,
+        feedbackTurns: 0,
+        stallCalls: 1,
+        ledger,
+        clock: systemClock,
+        schedule: input.schedule,
+      });
+      const verdict = judge(reply, result);
+      const e = result.evaluation;
+      return {
+        id: `reply:${reply.name}`,
+        kind: 'reply',
+        ...(reply.mode ? { mode: reply.mode.id } : {}),
+        expected: reply.mode ? 'CAUGHT: the tests, or the hidden tests or a signal (FALSE-GREEN), reject the reply' : 'PASS: every test green, no signal',
+        ...verdict,
+        // Work time: the model calls and the judged run, not the wait for a sandbox slot.
+        durationMs: result.ledger.calls ? ledger.lines.reduce((ms, l) => ms + l.ms, 0) + (e?.durationMs ?? 0) : input.now() - t0,
+        ...(e && !e.rejected && !e.infra ? { tests: e.tests, outputTail: e.outputTail } : {}),
+        model: modelRunReport(result, { date, ...header, budget: limits, cwd: input.endpoint.cwd }),
+      };
+    }),
+  );
+}

@@ -1,0 +1,88 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import type { PublicPacket } from '../../src/packets/public.ts';
+import { expect, test } from './support/fixtures.ts';
+import { publicPackets } from './support/packets.ts';
+
+// Read when the file loads, so each page gets its own test (and its own time budget).
+const packets: PublicPacket[] = await publicPackets();
+
+/** Violations an axe-core scan rates serious or critical, as readable lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' ')}`));
+}
+
+/**
+ * The pages a reader meets: the catalog, the error reference, every rubric, and the packet pages
+ * of the first and the last packet. Packet pages share one template and one code theme, and each
+ * takes axe 5-10 s (it checks the contrast of every highlighted token), so two stand for all.
+ */
+function pagesToScan(): [string, string][] {
+  const pages: [string, string][] = [
+    ['catalog', '/'],
+    ['error reference', '/errors/'],
+  ];
+  for (const packet of new Set([packets[0]!, packets.at(-1)!])) pages.push([`packet ${packet.id}`, `/packets/${packet.id}/`]);
+  for (const packet of packets) pages.push([`rubric ${packet.id}`, `/packets/${packet.id}/rubric/`]);
+  return pages;
+}
+
+for (const [name, url] of pagesToScan()) {
+  test(`axe finds no serious or critical violation: ${name}`, async ({ page }) => {
+    await page.goto(url);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test('axe finds no serious violation on a scored rubric, a filtered catalog, or the 404 page', async ({ page, problems }) => {
+  const packet = packets.find((p) => p.rubric.vetoes.length > 0) ?? packets[0]!;
+  await page.goto(`/packets/${packet.id}/rubric/`);
+  for (const row of packet.rubric.rows) await page.locator(`[data-row="${row.id}"] input[value="0"]`).check();
+  await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'no-hire');
+  expect(await seriousViolations(page)).toEqual([]);
+  for (const row of packet.rubric.rows) await page.locator(`[data-row="${row.id}"] input[value="${row.max}"]`).check();
+  await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'hire');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto('/?q=zzzz');
+  await expect(page.locator('#catalog-count')).toHaveText(/No packet matches/);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const response = await page.goto('/no/such/page/');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+  expect(await seriousViolations(page)).toEqual([]);
+  problems.length = 0; // the 404 itself is the point here
+});
+
+test('every page has a language, landmarks, one h1, a title and the favicon', async ({ page, request }) => {
+  const favicon = await request.get('/favicon.svg');
+  expect(favicon.status()).toBe(200);
+  expect(favicon.headers()['content-type']).toContain('image/svg+xml');
+  for (const [name, url] of pagesToScan()) {
+    await page.goto(url);
+    await expect(page.locator('html'), name).toHaveAttribute('lang', 'en');
+    await expect(page.locator('link[rel="icon"]'), name).toHaveAttribute('href', '/favicon.svg');
+    await expect(page.getByRole('banner'), name).toHaveCount(1);
+    await expect(page.getByRole('main'), name).toHaveCount(1);
+    await expect(page.getByRole('contentinfo'), name).toHaveCount(1);
+    await expect(page.getByRole('navigation', { name: 'Site' }), name).toHaveCount(1);
+    await expect(page.getByRole('heading', { level: 1 }), name).toHaveCount(1);
+    expect(await page.title(), name).not.toBe('');
+  }
+});
+
+test('the skip link and focus are visible from the keyboard', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  const outline = await skip.evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe('none');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#main$/);
+});

@@ -1,0 +1,120 @@
+import type { Locator, Page } from '@playwright/test';
+import { LEVELS } from '../../src/packets/schema/prompt.ts';
+import type { PublicPacket } from '../../src/packets/public.ts';
+import { REHEARSAL_LABELS } from '../../src/site/format.ts';
+import { expect, test } from './support/fixtures.ts';
+import { expectedBuild, publicPackets, siteUnderTest, type SiteUnderTest } from './support/packets.ts';
+
+let packets: PublicPacket[];
+let site: SiteUnderTest;
+test.beforeAll(async () => {
+  packets = await publicPackets();
+  site = await siteUnderTest();
+});
+
+const visibleCardIds = async (page: Page) => (await page.locator('[data-card]:visible').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card!))).sort();
+const ids = (list: PublicPacket[]) => list.map((p) => p.id).sort();
+const has = (text: string, word: string) => text.toLowerCase().includes(word.toLowerCase());
+
+test('lists every packet once, grouped by level from junior to principal', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveTitle(/packet-kit/);
+  expect(await visibleCardIds(page)).toEqual(ids(packets));
+
+  const levelsShown = await page.locator('[data-level-group]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.levelGroup!));
+  expect(levelsShown).toEqual(LEVELS.filter((level) => packets.some((p) => p.prompt.level === level)));
+
+  for (const packet of packets) {
+    const card = page.locator(`[data-level-group="${packet.prompt.level}"] [data-card="${packet.id}"]`);
+    await expect(card.getByRole('heading', { name: packet.prompt.title })).toBeVisible();
+    await expect(card.getByRole('link', { name: packet.prompt.title })).toHaveAttribute('href', `/packets/${packet.id}/`);
+    await expect(card.getByText(packet.prompt.summary)).toBeVisible();
+    await expect(card.locator('[data-fact="version"]')).toHaveText(packet.prompt.version);
+    await expect(card.locator('[data-fact="tests"]')).toHaveText(String(packet.visibleTests));
+    const rehearsal = expectedBuild(site, packet).rehearsal;
+    await expect(card.locator('[data-rehearsal]')).toHaveText(REHEARSAL_LABELS[rehearsal]!.label);
+    await expect(card).toContainText(`${packet.prompt.minutes} min`);
+  }
+});
+
+test('filters by level, language and tag, searches, and keeps the filters in the URL', async ({ page }) => {
+  await page.goto('/');
+  const form = page.getByRole('search', { name: 'Filter packets' });
+  await expect(form).toBeVisible();
+  const level = form.getByLabel('Level', { exact: true });
+  const language = form.getByLabel('Language', { exact: true });
+  const tag = form.getByLabel('Tag', { exact: true });
+  const search = form.getByLabel('Search', { exact: true });
+  const status = page.locator('#catalog-count');
+
+  // A level that some packets have and others do not.
+  const someLevel = LEVELS.find((l) => packets.some((p) => p.prompt.level === l) && packets.some((p) => p.prompt.level !== l))!;
+  await level.selectOption(someLevel);
+  const atLevel = packets.filter((p) => p.prompt.level === someLevel);
+  expect(await visibleCardIds(page)).toEqual(ids(atLevel));
+  await expect(status).toHaveText(`Showing ${atLevel.length} of ${packets.length} packets.`);
+  for (const other of LEVELS.filter((l) => l !== someLevel)) await expect(page.locator(`[data-level-group="${other}"]`)).toBeHidden();
+  await level.selectOption('');
+
+  const someLanguage = packets[0]!.prompt.language;
+  await language.selectOption(someLanguage);
+  expect(await visibleCardIds(page)).toEqual(ids(packets.filter((p) => p.prompt.language === someLanguage)));
+  await language.selectOption('');
+
+  // The tag that the most packets share without all of them having it.
+  const allTags = [...new Set(packets.flatMap((p) => p.prompt.tags))];
+  const partial = allTags.filter((t) => packets.some((p) => !p.prompt.tags.includes(t)));
+  const someTag = partial.sort((a, b) => packets.filter((p) => p.prompt.tags.includes(b)).length - packets.filter((p) => p.prompt.tags.includes(a)).length)[0]!;
+  await tag.selectOption(someTag);
+  expect(await visibleCardIds(page)).toEqual(ids(packets.filter((p) => p.prompt.tags.includes(someTag))));
+
+  // Search within the tag: every word must appear in the title, summary, id or tags.
+  const word = 'budget';
+  await search.fill(word);
+  const expected = packets.filter((p) => p.prompt.tags.includes(someTag) && [p.prompt.title, p.prompt.summary, p.id, ...p.prompt.tags].some((t) => has(t, word)));
+  expect(await visibleCardIds(page)).toEqual(ids(expected));
+  await expect(page).toHaveURL(new RegExp(`\\?q=${word}&tag=${someTag}$`));
+
+  // The URL brings the same filters back.
+  await page.reload();
+  await expect(search).toHaveValue(word);
+  await expect(tag).toHaveValue(someTag);
+  expect(await visibleCardIds(page)).toEqual(ids(expected));
+
+  // Nothing matches: say so.
+  await search.fill('zzzz no such packet');
+  expect(await visibleCardIds(page)).toEqual([]);
+  await expect(status).toHaveText(/^No packet matches these filters/);
+
+  await form.getByRole('button', { name: 'Clear filters' }).click();
+  expect(await visibleCardIds(page)).toEqual(ids(packets));
+  await expect(status).toHaveText(`Showing all ${packets.length} packets.`);
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the filters work from the keyboard', async ({ page }) => {
+  await page.goto('/');
+  const search = page.getByLabel('Search', { exact: true });
+  await search.focus();
+  await page.keyboard.type('retry');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Level', { exact: true })).toBeFocused();
+  const matching = packets.filter((p) => [p.prompt.title, p.prompt.summary, p.id, ...p.prompt.tags].some((t) => has(t, 'retry')));
+  expect(await visibleCardIds(page)).toEqual(ids(matching));
+  const first = page.locator('[data-card]:visible a').first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/packets/(${matching.map((p) => p.id).join('|')})/$`));
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('lists every packet and hides the filters it cannot run', async ({ page }) => {
+    await page.goto('/');
+    expect(await visibleCardIds(page)).toEqual(ids(packets));
+    await expect(page.getByRole('search')).toBeHidden();
+    const card: Locator = page.locator('[data-card]').first();
+    await expect(card.getByRole('link')).toBeVisible();
+  });
+});

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { PublicPacket } from '../../src/packets/public.ts';
+import { REHEARSAL_LABELS } from '../../src/site/format.ts';
+import { expect, test } from './support/fixtures.ts';
+import { expectedBuild, publicPackets, siteUnderTest, type SiteUnderTest } from './support/packets.ts';
+import { zipEntries } from './support/zip-entries.ts';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const SECRET_TREES = /^(?:[^/]+\/)?(?:sample|hidden|mutants|replies)\/|(?:^|\/)(?:sample|failures)\.mdx$/;
+
+let packets: PublicPacket[];
+let site: SiteUnderTest;
+test.beforeAll(async () => {
+  packets = await publicPackets();
+  site = await siteUnderTest();
+});
+
+test('every packet page shows its prompt with highlighted code, its starter files, its version and its changelog', async ({ page }) => {
+  for (const packet of packets) {
+    await page.goto(`/packets/${packet.id}/`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(packet.prompt.title);
+    await expect(page.getByText(packet.prompt.summary).first()).toBeVisible();
+
+    // The prompt, rendered from Markdown, with its code fences highlighted by shiki.
+    const prompt = page.locator('.prompt');
+    await expect(prompt.locator('h3, h4').first()).toBeVisible();
+    const fences = (packet.promptBody.match(/^```/gm)?.length ?? 0) / 2;
+    await expect(prompt.locator('pre.astro-code')).toHaveCount(fences);
+    if (fences > 0) expect(await prompt.locator('pre.astro-code span[style*="color"]').count()).toBeGreaterThan(0);
+
+    // The starter tree: every file, in the tree and as a section with its hash, and nothing else.
+    const shown = await page.locator('[data-file]').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.file!, (e as HTMLElement).dataset.sha256!]));
+    expect(shown.sort()).toEqual(packet.starter.map((f) => [f.path, f.sha256]).sort());
+    await expect(page.getByRole('navigation', { name: 'Starter file tree' }).getByRole('link')).toHaveCount(packet.starter.length);
+    const withCode = packet.starter.filter((f) => f.text);
+    await expect(page.locator('[data-file] pre.astro-code')).toHaveCount(withCode.length);
+
+    // Version, digest, tests and the rehearsal status of this digest.
+    await expect(page.locator('[data-fact="version"]')).toHaveText(packet.prompt.version);
+    await expect(page.locator('[data-fact="digest"]')).toHaveText(packet.digest);
+    await expect(page.locator('[data-fact="tests"]')).toHaveText(`${packet.visibleTests} visible`);
+    await expect(page.locator('[data-fact="rehearsal"]')).toHaveText(REHEARSAL_LABELS[expectedBuild(site, packet).rehearsal]!.label);
+
+    const changelog = await page.locator('[data-changelog] li').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.version));
+    expect(changelog).toEqual(packet.prompt.changelog.map((c) => c.version));
+
+    await expect(page.getByRole('link', { name: 'Read the rubric' })).toHaveAttribute('href', `/packets/${packet.id}/rubric/`);
+  }
+});
+
+test('the download serves the zip the page describes, holding the starter files and no secret', async ({ page }) => {
+  let downloads = 0;
+  for (const packet of packets) {
+    await page.goto(`/packets/${packet.id}/`);
+    const expected = expectedBuild(site, packet).download;
+    const link = page.locator('[data-zip-link]');
+    if (!expected) {
+      // Built without a zip of this digest: say so, and link nothing.
+      await expect(link).toHaveCount(0);
+      await expect(page.locator('[data-fact="not-built"]')).toBeVisible();
+      continue;
+    }
+    downloads += 1;
+    await expect(link).toHaveAttribute('href', `/zips/${expected.zip}`);
+    await expect(page.locator('[data-fact="zip-sha256"]')).toHaveText(expected.sha256);
+    await expect(page.locator('[data-fact="zip-size"]')).toHaveAttribute('data-bytes', String(expected.size));
+    await expect(page.locator('[data-fact="zip-version"]')).toHaveText(packet.prompt.version);
+    expect(expected.zip).toBe(`${packet.id}-${packet.prompt.version}.zip`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe(expected.zip);
+    const bytes = await readFile((await download.path())!);
+    expect(bytes.length).toBe(expected.size);
+    expect(sha256(bytes)).toBe(expected.sha256);
+
+    // The zip's files: the starter tree (byte for byte), the prompt, the rubric, and nothing secret.
+    const entries = zipEntries(bytes);
+    const prefix = commonFolder(entries.map((e) => e.name));
+    const inZip = new Map(entries.map((e) => [e.name.slice(prefix.length), sha256(e.bytes)]));
+    for (const file of packet.starter) expect(inZip.get(file.path), `${expected.zip}: ${file.path}`).toBe(file.sha256);
+    expect([...inZip.keys()]).toEqual(expect.arrayContaining(['PROMPT.md', 'RUBRIC.md']));
+    expect(entries.map((e) => e.name).filter((name) => SECRET_TREES.test(name))).toEqual([]);
+  }
+  // The manifest of a real build has a zip for every packet; the stand-in leaves one out on purpose.
+  if (site.manifest) expect(downloads).toBeGreaterThan(0);
+});
+
+/** The folder every zip entry sits in (`red-log-gate-1.0.0/`), or '' when they sit at the root. */
+function commonFolder(names: string[]): string {
+  const first = names[0]?.split('/')[0];
+  return first && names.every((n) => n.startsWith(`${first}/`)) ? `${first}/` : '';
+}

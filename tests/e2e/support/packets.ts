@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildStatus, parseBuildManifest, type BuildManifest, type BuildStatus } from '../../../src/packets/build-status.ts';
+import { starterReader } from '../../../src/packets/fs-source.ts';
+import { loadPackets } from '../../../src/packets/load.ts';
+import { publicPacket, type PublicPacket } from '../../../src/packets/public.ts';
+
+/** The project root (the tests run from it). */
+export const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** The public view of every packet, read by the CLI's loader: what the site must show. */
+export async function publicPackets(packetsDir = 'packets'): Promise<PublicPacket[]> {
+  const { packets, diagnostics } = await loadPackets({ packetsDir, cwd: ROOT });
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) throw new Error(`the packets are not valid:\n${errors.map((d) => `${d.file} ${d.code} ${d.message}`).join('\n')}`);
+  return packets.map((p) => publicPacket(p, starterReader(path.resolve(ROOT, p.dir)))).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The site under test, as the global setup published it. */
+export interface SiteUnderTest {
+  /** The served site, `http://127.0.0.1:<port>`. */
+  url: string;
+  /** The built site's folder. */
+  dist: string;
+  /** The manifest the site was built with, when there was one. */
+  manifest: BuildManifest | undefined;
+}
+
+/** Read what the global setup published in the environment. */
+export async function siteUnderTest(): Promise<SiteUnderTest> {
+  const url = process.env.PACKET_KIT_E2E_URL;
+  const dist = process.env.PACKET_KIT_E2E_DIST;
+  if (!url || !dist) throw new Error('PACKET_KIT_E2E_URL and PACKET_KIT_E2E_DIST are unset: run through `npx playwright test`, whose global setup builds and serves the site');
+  const file = process.env.PACKET_KIT_E2E_MANIFEST;
+  const manifest = file ? parseBuildManifest(await readFile(file, 'utf8'), file) : undefined;
+  return { url, dist, manifest };
+}
+
+/** What the site must show for a packet's build, from the manifest (by id and digest). */
+export function expectedBuild(site: SiteUnderTest, packet: PublicPacket): BuildStatus {
+  return buildStatus(site.manifest, packet.id, packet.digest);
+}

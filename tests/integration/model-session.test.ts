@@ -1,0 +1,181 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createModelClient } from '../../src/model/client.ts';
+import { createLedger } from '../../src/model/ledger.ts';
+import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../src/model/scripted-server.ts';
+import { runSession, type SessionResult } from '../../src/model/session.ts';
+import { loadPackets } from '../../src/packets/load.ts';
+import type { Packet } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
+
+/**
+ * Whole sessions on the scaffold packet: the embedded endpoint serves the packet's replies and
+ * a few written here, the kit's client calls it, the reply is applied and judged in bubblewrap.
+ */
+let t: TempPackets;
+let packet: Packet;
+let packetDir: string;
+let env: RunEnvironment;
+let server: ScriptedServer;
+let scratch: string;
+const extra = new Map<string, string>();
+
+const DURATION = 'src/duration.py';
+const block = (p: string, text: string) => `\`\`\`python path=${p}\n${text}\`\`\`\n`;
+
+beforeAll(async () => {
+  t = await tempPackets();
+  packetDir = await t.add('scaffold');
+  const loaded = await loadPackets({ packetsDir: t.packets, cwd: t.root });
+  packet = loaded.packets[0]!;
+  const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
+  if (!prepared.ok) throw new Error(prepared.message);
+  env = prepared.environment;
+  scratch = await mkdtemp(path.join(tmpdir(), 'model-session-'));
+  const sample = await t.read('scaffold', `sample/${DURATION}`);
+  const starter = await t.read('scaffold', `starter/${DURATION}`);
+  const garbage = await t.read('scaffold', `mutants/accepts-garbage/${DURATION}`);
+  extra.set('diff', `A minimal patch:\n\n\`\`\`diff\n${createTwoFilesPatch(`a/${DURATION}`, `b/${DURATION}`, starter, sample)}\`\`\`\n`);
+  // Passes the visible tests, accepts "1h30": only the hidden tests see it.
+  extra.set('hidden-only', block(DURATION, sample.replace('(?:\\d+[hms])+', '(?:\\d+[hms]?)+')));
+  // Right code, and a line the drops-minutes signal greps for.
+  extra.set('signal-only', block(DURATION, `${sample}\n# PART.search( would read only the first unit\n`));
+  // Wrong code, plus a new test module that patches the function under test at import time.
+  extra.set(
+    'patches-tests',
+    block(DURATION, garbage) +
+      block('tests/test_aaa_patch.py', `import src.duration\n\n${sample.split('\n').slice(2).join('\n')}\nsrc.duration.parse_duration = parse_duration\n`) +
+      block('tests/test_duration.py', 'import unittest\n'),
+  );
+  extra.set('escape', block('../outside.py', 'print(1)\n'));
+  extra.set('prose', 'I would rather not change any file.');
+  const dirs = replyStoreFromDirs(new Map([[packet.id, { dir: packetDir, replies: packet.trees.replies }]]));
+  // A model that answers wrong, then with prose: its first answer was judged, so that verdict stands.
+  let thenProse = 0;
+  const wrong = (await dirs.get(packet.id, 'drops-minutes'))!;
+  server = await startScriptedServer({
+    replies: {
+      get: async (p, r) => (r === 'then-prose' ? (thenProse++ === 0 ? wrong : 'No more files from me.') : p === packet.id && extra.has(r) ? extra.get(r) : dirs.get(p, r)),
+      list: () => dirs.list(),
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await env?.dispose();
+  await rm(scratch, { recursive: true, force: true });
+  await t.dispose();
+});
+
+async function session(reply: string, options: { feedbackTurns?: number; stallCalls?: number; modelCalls?: number; out?: boolean; model?: string } = {}) {
+  const model = options.model ?? `scripted:${packet.id}/${reply}`;
+  const dir = options.out ? await mkdtemp(path.join(scratch, 'receipts-')) : null;
+  const ledger = await createLedger({ dir, header: { packet: packet.id, version: '0.1.0', digest: packet.digest, model, endpoint: '127.0.0.1' } });
+  const before = server.requests.length;
+  const sleeps: number[] = [];
+  const result: SessionResult = await runSession({
+    packet,
+    packetDir,
+    client: createModelClient({ baseURL: server.url, apiKey: null, attemptTimeoutMs: 10_000 }),
+    model,
+    limits: { ...packet.prompt.data.budget, ...(options.modelCalls ? { modelCalls: options.modelCalls } : {}) },
+    runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 },
+    scratchDir: scratch,
+    expectedRan: 6,
+    feedbackTurns: options.feedbackTurns ?? 0,
+    stallCalls: options.stallCalls ?? 2,
+    ledger,
+    clock: { now: () => performance.now(), nowEpochMs: () => Date.now(), sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 },
+  });
+  return { result, dir, requests: server.requests.slice(before), sleeps };
+}
+
+describe('a model session on the scaffold packet', () => {
+  it('passes the sample reply on the first answer, flags a possible leak, and writes its receipts', async () => {
+    const { result, dir } = await session('sample', { out: true });
+    expect(result).toMatchObject({ verdict: 'PASS', possibleLeak: true, caughtBy: [], signals: [] });
+    expect(result.evaluation!.tests).toMatchObject({ ran: 6, failed: 0, errors: 0 });
+    expect((await readdir(dir!)).sort()).toEqual(['ledger.json', 'usage.jsonl']);
+    const ledger = JSON.parse(await readFile(path.join(dir!, 'ledger.json'), 'utf8'));
+    expect(ledger).toMatchObject({ calls: 1, verdict: 'PASS', digest: packet.digest, usage_unknown_calls: 0 });
+    expect(ledger.tokens).toBeGreaterThan(0);
+  });
+
+  it('catches a wrong reply, feeds the visible failures back, and stops after answers that change nothing', async () => {
+    const { result, requests } = await session('drops-minutes', { feedbackTurns: 5, stallCalls: 2 });
+    expect(result.verdict).toBe('CAUGHT');
+    expect(result.caughtBy).toContain('visible-tests');
+    expect(result.reason).toMatch(/stopped after 2 answers that changed no test result/);
+    expect(result.ledger.calls).toBe(3);
+    expect(requests).toHaveLength(3);
+    const second = JSON.parse(requests[1]!.body) as { messages: { role: string; content: string }[] };
+    expect(second.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    const feedback = second.messages[3]!.content;
+    expect(feedback).toMatch(/FAIL: test_hours_and_minutes/);
+    // Feedback comes from a run without the hidden tests: none of their names or lines.
+    expect(feedback).not.toMatch(/hidden|test_all_three_units|2h3m4s/);
+  });
+
+  it('gives up cleanly when the budget runs out after an answer, and writes give_up.json', async () => {
+    const { result, dir } = await session('drops-minutes', { feedbackTurns: 5, stallCalls: 9, modelCalls: 2, out: true });
+    expect(result).toMatchObject({ verdict: 'GAVE-UP', stop: { reason: 'model-calls' }, caughtBy: expect.arrayContaining(['visible-tests']) });
+    const giveUp = JSON.parse(await readFile(path.join(dir!, 'give_up.json'), 'utf8'));
+    expect(giveUp).toMatchObject({ reason: 'model-calls', limit: 2, spent: { calls: 2 } });
+  });
+
+  it('never calls a dead endpoint a give-up: INCONCLUSIVE, with give_up.json for the cap that stopped the retries', async () => {
+    const { result, sleeps, dir } = await session('', { model: 'fault:500', out: true });
+    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', stop: { reason: 'identical-errors' } });
+    expect(result.ledger).toMatchObject({ calls: 3, errors: { 'server-error': 3 } });
+    expect(sleeps).toHaveLength(2);
+    expect((await readdir(dir!)).sort()).toEqual(['give_up.json', 'ledger.json', 'usage.jsonl']);
+  });
+
+  it('uses a reply without usage and keeps its tokens unknown', async () => {
+    const { result } = await session('', { model: `fault:no-usage@scripted:${packet.id}/sample` });
+    expect(result.verdict).toBe('PASS');
+    expect(result.ledger).toMatchObject({ tokens: null, usage_unknown_calls: 1 });
+  });
+
+  it('applies a unified diff', async () => {
+    const { result } = await session('diff');
+    expect(result.verdict).toBe('PASS');
+    expect(result.turns[0]!.reply).toBe('diff');
+  });
+
+  it('calls it FALSE-GREEN when only the hidden tests or only a signal see the mistake', async () => {
+    const hidden = (await session('hidden-only')).result;
+    expect(hidden).toMatchObject({ verdict: 'FALSE-GREEN', caughtBy: ['hidden-tests'] });
+    expect(hidden.evaluation!.tests.failing).toEqual(['tests.test_hidden_duration.TestHiddenDuration.test_trailing_number_without_unit']);
+    const signal = (await session('signal-only')).result;
+    expect(signal).toMatchObject({ verdict: 'FALSE-GREEN', caughtBy: ['signal'], signals: [{ mode: 'drops-minutes', where: DURATION }] });
+  });
+
+  it('runs the packet\'s own tests: a reply that edits or adds tests gains nothing', async () => {
+    const { result } = await session('patches-tests');
+    expect(result.verdict).toBe('CAUGHT');
+    expect(result.evaluation!.touchedProtected).toEqual(['tests/test_aaa_patch.py', 'tests/test_duration.py']);
+    expect(result.evaluation!.tests.ran).toBe(6);
+  });
+
+  it('keeps the verdict of a judged answer when a later reply cannot be applied', async () => {
+    const { result } = await session('then-prose', { feedbackTurns: 1 });
+    expect(result.verdict).toBe('CAUGHT');
+    expect(result.reason).toMatch(/the next reply could not be applied: the reply has no fenced block/);
+    expect(result.turns.map((x) => x.reply)).toEqual(['files', expect.stringMatching(/^rejected: /)]);
+  });
+
+  it('refuses a path outside the workspace, and a reply with no files, as INCONCLUSIVE', async () => {
+    const escape = (await session('escape')).result;
+    expect(escape).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the reply could not be applied: the path "../outside.py" climbs out of the workspace with ".."' });
+    const { result, requests } = await session('prose', { feedbackTurns: 1 });
+    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply' });
+    expect(requests).toHaveLength(2);
+    expect(JSON.parse(requests[1]!.body).messages[3].content).toMatch(/^Your reply could not be applied: the reply has no fenced block/);
+  });
+});

@@ -1,0 +1,162 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBuild, type BuildOptions, type BuildSteps } from '../../../src/bundle/build.ts';
+import type { PacketFileReader } from '../../../src/bundle/candidate-zip.ts';
+import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
+import type { Packet } from '../../../src/packets/packet.ts';
+import type { PacketReport, RehearsalReport } from '../../../src/rehearse/report.ts';
+import { memPacket } from './helpers.ts';
+
+const SAMPLE_LINE = 'return sum(int(n) * UNITS[unit] for n, unit in PART.findall(text))';
+
+let root: string;
+let packet: Packet;
+let read: PacketFileReader;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'packet-build-unit-'));
+  ({ packet, read } = memPacket());
+  // A previous build to protect.
+  await mkdir(path.join(root, 'dist'), { recursive: true });
+  await writeFile(path.join(root, 'dist/index.html'), 'previous site');
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+function reportOf(status: PacketReport['status']): RehearsalReport {
+  return {
+    schemaVersion: 1,
+    date: '2026-11-29T12:00:00.000Z',
+    sandbox: { kind: 'bubblewrap', notice: null },
+    interpreter: { python: null },
+    jobs: 1,
+    packets: [{ id: packet.id, version: '0.1.0', digest: packet.digest, status, checks: [], defects: [], cached: false, durationMs: 1 }],
+    summary: { packets: 1, failsClosed: status === 'fails-closed' ? 1 : 0, defects: status === 'defect' ? 1 : 0, inconclusive: status === 'inconclusive' ? 1 : 0, cached: 0, durationMs: 1 },
+  };
+}
+
+/** A build over the memory packet with fake outside steps; `steps` overrides them. */
+async function build(steps: Partial<BuildSteps> = {}, controller = new AbortController()) {
+  const log: string[] = [];
+  const reported: Diagnostic[] = [];
+  const options: BuildOptions = {
+    cwd: root,
+    outDir: path.join(root, 'dist'),
+    reviewerDir: path.join(root, 'out/reviewer'),
+    steps: {
+      load: async () => ({ packets: [packet], sources: [{ id: packet.id, dir: packet.dir }], diagnostics: [] }),
+      lint: async () => [],
+      rehearse: async () => ({ ok: true, report: reportOf('fails-closed') }),
+      lastReport: async () => undefined,
+      buildSite: async ({ outDir }) => {
+        await writeFile(path.join(outDir, 'index.html'), '<h1>new site</h1>');
+        return { ok: true, output: '' };
+      },
+      ...steps,
+    },
+    reader: () => read,
+    log: (line) => log.push(line),
+    report: (list) => reported.push(...list),
+    signal: controller.signal,
+    now: () => performance.now(),
+    tag: 'test',
+  };
+  const result = await runBuild(options);
+  const left = (await readdir(root)).filter((n) => n.startsWith('.'));
+  return { result, log: log.join(''), reported, left, previous: await readFile(path.join(root, 'dist/index.html'), 'utf8').catch(() => null) };
+}
+
+describe('runBuild', () => {
+  it('swaps in the new site, zips, manifest and reviewer bundles when every step passes', async () => {
+    const { result, previous, left } = await build();
+    expect(result.ok).toBe(true);
+    expect(previous).toBe('<h1>new site</h1>');
+    expect(left).toEqual([]);
+    const manifest = JSON.parse(await readFile(path.join(root, 'dist/packets.json'), 'utf8'));
+    expect(manifest.packets[0]).toMatchObject({ id: 'mem', zip: 'mem-0.1.0.zip', rehearsal: 'fails-closed' });
+    expect(await readdir(path.join(root, 'dist/zips'))).toEqual(['mem-0.1.0.zip']);
+    expect(await readdir(path.join(root, 'out/reviewer'))).toEqual(['mem-0.1.0.zip']);
+  });
+
+  it('hands the site the manifest and a staging folder that already holds the zips', async () => {
+    let seen: string[] = [];
+    await build({
+      buildSite: async ({ outDir, manifestFile }) => {
+        seen = [path.basename(path.dirname(manifestFile)) === path.basename(outDir) ? 'manifest in staging' : 'elsewhere', ...(await readdir(path.join(outDir, 'zips')))];
+        return { ok: true, output: '' };
+      },
+    });
+    expect(seen).toEqual(['manifest in staging', 'mem-0.1.0.zip']);
+  });
+
+  it('fails at the canary scan when a page carries a secret line, and keeps the previous site', async () => {
+    const { result, reported, previous, left } = await build({
+      buildSite: async ({ outDir }) => {
+        await writeFile(path.join(outDir, 'index.html'), `<pre>${SAMPLE_LINE}</pre>`);
+        return { ok: true, output: '' };
+      },
+    });
+    expect(result).toMatchObject({ ok: false, step: 'canary', packets: ['mem'], exitCode: 1 });
+    expect(reported.map((d) => `${d.code} ${d.file}`)).toEqual(['PK310 dist/index.html']);
+    expect(reported[0]!.message).not.toContain(SAMPLE_LINE);
+    expect(previous).toBe('previous site');
+    expect(left).toEqual([]);
+  });
+
+  it('fails at the check on a lint error, after stopping the site build it had started', async () => {
+    let aborted = false;
+    const { result, previous, left } = await build({
+      lint: async () => [{ code: 'PK205', name: 'TestCommandNotShown', severity: 'error', message: 'm', hint: 'h', file: 'packets/mem/prompt.mdx', line: 3 }],
+      buildSite: ({ signal }) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve({ ok: false, output: '', reason: 'stopped by SIGTERM' });
+          });
+        }),
+    });
+    expect(result).toMatchObject({ ok: false, step: 'check', packets: ['mem'] });
+    expect(aborted).toBe(true);
+    expect(previous).toBe('previous site');
+    expect(left).toEqual([]);
+  });
+
+  it('fails at the rehearsal on a defect (exit 1) or an inconclusive packet (exit 2)', async () => {
+    const defect = await build({ rehearse: async () => ({ ok: true, report: reportOf('defect') }) });
+    expect(defect.result).toMatchObject({ ok: false, step: 'rehearse', packets: ['mem'], exitCode: 1 });
+    const inconclusive = await build({ rehearse: async () => ({ ok: true, report: reportOf('inconclusive') }) });
+    expect(inconclusive.result).toMatchObject({ ok: false, step: 'rehearse', exitCode: 2 });
+    expect(inconclusive.previous).toBe('previous site');
+  });
+
+  it('fails at the site when Astro fails, and says why', async () => {
+    const { result, log, previous } = await build({ buildSite: async () => ({ ok: false, output: '[ERROR] a page threw', reason: 'astro build exited with 1' }) });
+    expect(result).toMatchObject({ ok: false, step: 'site' });
+    expect(log).toContain('  astro: [ERROR] a page threw');
+    expect(!result.ok && result.diagnostic.message).toContain('astro build exited with 1');
+    expect(previous).toBe('previous site');
+  });
+
+  it('stops when interrupted during the site build, and keeps the previous site', async () => {
+    const controller = new AbortController();
+    const { result, previous, left } = await build(
+      {
+        buildSite: ({ signal }) =>
+          new Promise((resolve) => {
+            signal.addEventListener('abort', () => resolve({ ok: false, output: '', reason: 'stopped by SIGTERM' }));
+            setTimeout(() => controller.abort('SIGTERM'), 10);
+          }),
+      },
+      controller,
+    );
+    expect(result).toMatchObject({ ok: false, step: 'interrupted' });
+    expect(!result.ok && result.diagnostic.code).toBe('PK316');
+    expect(previous).toBe('previous site');
+    expect(left).toEqual([]);
+  });
+
+  it('marks every packet "not rehearsed" without a rehearsal', async () => {
+    const { result } = await build({ rehearse: undefined });
+    expect(result.ok && result.packets[0]!.rehearsal).toBe('not-rehearsed');
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMeter, effectiveBudget } from '../../../src/model/budget.ts';
+import { createLedger, sumUsage, type UsageLine } from '../../../src/model/ledger.ts';
+import { redact, stableJson } from '../../../src/model/stable-json.ts';
+
+const packetBudget = { modelCalls: 6, tokens: 20_000, wallSeconds: 600, identicalErrors: 3 };
+
+describe('the budget', () => {
+  it('lets flags lower a cap, never raise it', () => {
+    expect(effectiveBudget(packetBudget, { modelCalls: 2, tokens: 50_000 })).toEqual({
+      limits: { modelCalls: 2, tokens: 20_000, wallSeconds: 600, identicalErrors: 3 },
+      ignored: ['tokens 50000 (the packet allows 20000; flags can only lower a budget)'],
+    });
+    expect(effectiveBudget(packetBudget, {}).limits).toEqual(packetBudget);
+  });
+
+  it('counts calls, known tokens, unknown usage, the clock and identical errors in a row', () => {
+    let now = 0;
+    const meter = createMeter({ modelCalls: 5, tokens: 100, wallSeconds: 10, identicalErrors: 2 }, () => now);
+    const ok = (p: number, c: number) => ({ error: null, usable: true, errorKey: null, usage: { prompt_tokens: p, completion_tokens: c } });
+    const fail = (key: string) => ({ error: 'server-error' as const, usable: false, errorKey: key, usage: null });
+    expect(meter.capReached()).toBeNull();
+    meter.record(fail('server-error|500'));
+    meter.record(fail('server-error|503'));
+    expect(meter.capReached()).toBeNull();
+    meter.record(fail('server-error|503'));
+    expect(meter.capReached()).toBe('identical-errors');
+    meter.record(ok(10, 5));
+    expect(meter.capReached()).toBeNull();
+    meter.record({ error: 'missing-usage', usable: true, errorKey: null, usage: null });
+    // A 5xx answer spends no tokens by contract; a completion without usage may have: unknown.
+    expect(meter.spent()).toEqual({ calls: 5, knownTokens: 15, unknownUsageCalls: 1, wallMs: 0, identicalErrors: 0 });
+    expect(meter.capReached()).toBe('model-calls');
+    const tokens = createMeter({ modelCalls: 5, tokens: 100, wallSeconds: 10, identicalErrors: 2 }, () => now);
+    tokens.record(ok(90, 20));
+    expect(tokens.capReached()).toBe('tokens');
+    const clock = createMeter(packetBudget, () => now);
+    now = 599_000;
+    expect(clock.remainingMs()).toBe(1000);
+    now = 600_000;
+    expect(clock.capReached()).toBe('wall-clock');
+  });
+});
+
+describe('the ledger', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  const header = { packet: 'p', version: '1.0.0', digest: 'abc', model: 'm', endpoint: '127.0.0.1:1' };
+  const line = (over: Partial<UsageLine>): Omit<UsageLine, 'duplicate_of'> => ({
+    ts: '2026-11-29T12:00:00.000Z',
+    model: 'm',
+    turn: 1,
+    attempt: 1,
+    prompt_tokens: 10,
+    completion_tokens: 5,
+    bytes_out: 100,
+    bytes_in: 50,
+    status: 200,
+    error: null,
+    request: 'r1',
+    ms: 3,
+    ...over,
+  });
+
+  it('writes one sorted line per attempt, marks duplicates, and sums them with unknown usage kept unknown', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ledger-'));
+    dirs.push(dir);
+    const ledger = await createLedger({ dir, header, secrets: ['sk-very-secret'] });
+    await ledger.append(line({ error: 'rate-limit', status: 429, prompt_tokens: null, completion_tokens: null }));
+    await ledger.append(line({ attempt: 2, error: 'rate-limit', status: 429, prompt_tokens: null, completion_tokens: null }));
+    await ledger.append(line({ attempt: 3 }));
+    await ledger.append(line({ turn: 2, request: 'r2', model: 'sk-very-secret' }));
+    await ledger.append(line({ turn: 3, request: 'r3', error: 'timeout', status: null, prompt_tokens: null, completion_tokens: null, bytes_in: 0 }));
+    expect(ledger.lines.map((l) => l.duplicate_of)).toEqual([null, 0, null, null, null]);
+    const usage = await readFile(path.join(dir, 'usage.jsonl'), 'utf8');
+    const rows = usage.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(5);
+    expect(Object.keys(rows[0]!)).toEqual([...Object.keys(rows[0]!)].sort());
+    expect(rows[0]).toMatchObject({ prompt_tokens: null, completion_tokens: null, error: 'rate-limit', status: 429, duplicate_of: null });
+    expect(usage).not.toContain('sk-very-secret');
+    const sum = await ledger.close({ verdict: 'PASS' });
+    // The two 429s spent nothing by contract; the timeout may have: the total is unknown.
+    expect(sum).toMatchObject({ calls: 5, prompt_tokens: 20, completion_tokens: 10, tokens: null, usage_unknown_calls: 1, bytes_out: 500, bytes_in: 200, errors: { 'rate-limit': 2, timeout: 1 }, duplicates: 1, digest: 'abc' });
+    expect(sumUsage(header, ledger.lines.slice(0, 4))).toMatchObject({ tokens: 30, usage_unknown_calls: 0 });
+    const written = JSON.parse(await readFile(path.join(dir, 'ledger.json'), 'utf8'));
+    expect(written).toEqual({ ...sum, verdict: 'PASS' });
+    // The sum is a pure function of the lines: recomputing from usage.jsonl gives the same ledger.
+    expect(sumUsage(header, rows as unknown as UsageLine[])).toEqual(sum);
+    expect(ledger.paths().giveUp).toBeNull();
+    await ledger.giveUp({ reason: 'model-calls', detail: 'the model-calls cap was reached', limit: 4, spent: { calls: 4, knownTokens: 30, unknownUsageCalls: 2, wallMs: 5, identicalErrors: 0 }, ts: 't' });
+    expect(JSON.parse(await readFile(path.join(dir, 'give_up.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, reason: 'model-calls', limit: 4, packet: 'p', digest: 'abc' });
+    expect((await readdir(dir)).sort()).toEqual(['give_up.json', 'ledger.json', 'usage.jsonl']);
+  });
+
+  it('sums to known totals when every call reported usage', () => {
+    const sum = sumUsage(header, [{ ...line({}), duplicate_of: null }, { ...line({ prompt_tokens: 7, completion_tokens: 1 }), duplicate_of: null }]);
+    expect(sum).toMatchObject({ tokens: 23, usage_unknown_calls: 0, duplicates: 0 });
+  });
+
+  it('keeps a memory-only ledger when given no folder', async () => {
+    const ledger = await createLedger({ dir: null, header });
+    await ledger.append(line({}));
+    await ledger.close();
+    expect(ledger.paths()).toEqual({ usage: null, ledger: null, giveUp: null });
+  });
+});
+
+describe('stable JSON', () => {
+  it('sorts keys at every depth and drops undefined', () => {
+    expect(stableJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[{"y":2,"z":1}]},"b":1}');
+  });
+  it('redacts secrets', () => {
+    expect(redact('key=abcd1234 and abcd1234', ['abcd1234', 'ab'])).toBe('key=[redacted] and [redacted]');
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { completeScores, readScoredSheet, scoredSheet, scoredSheetFileName, type ScoringCard } from '../../../src/site/scored-sheet.ts';
+
+const card: ScoringCard = {
+  id: 'red-log-gate',
+  version: '1.0.0',
+  digest: 'd'.repeat(64),
+  rubric: {
+    hireBar: 6,
+    rows: [
+      { id: 'tests', criterion: 'Tests pass.', max: 3, levels: { '0': 'red', '3': 'green' } },
+      { id: 'honest', criterion: 'No fake green.', max: 2, levels: { '0': 'fake', '2': 'honest' } },
+      { id: 'notes', criterion: 'Notes.', max: 3, levels: { '0': 'none', '3': 'sharp' } },
+    ],
+    vetoes: [{ row: 'honest', atMost: 0, note: 'A fake green is a no.' }],
+  },
+};
+const date = new Date('2026-11-29T10:00:00Z');
+
+describe('the scored sheet', () => {
+  it('is complete only when every row is scored', () => {
+    expect(completeScores(card, { tests: 3, honest: 2 })).toBeUndefined();
+    expect(completeScores(card, { notes: 0, tests: 3, honest: 2 })).toEqual({ tests: 3, honest: 2, notes: 0 });
+  });
+
+  it('carries the packet version, its digest, the scores and the decision', () => {
+    const sheet = scoredSheet(card, { notes: 3, tests: 3, honest: 0 }, { date, candidate: ' Ada L. ', reviewer: '' });
+    expect(sheet).toMatchObject({
+      schemaVersion: 1,
+      kind: 'packet-kit/scored-sheet',
+      id: 'red-log-gate',
+      version: '1.0.0',
+      digest: card.digest,
+      candidate: 'Ada L.',
+      date: '2026-11-29T10:00:00.000Z',
+    });
+    expect(Object.keys(sheet.scores)).toEqual(['tests', 'honest', 'notes']);
+    expect(sheet).not.toHaveProperty('reviewer');
+    expect(sheet.decision.decision).toBe('no-hire');
+    expect(sheet.decision.reason).toBe('veto on honest (0 <= 0)');
+    expect(scoredSheet(card, { notes: 1, tests: 3, honest: 2 }, { date }).decision.decision).toBe('hire');
+    expect(scoredSheetFileName(sheet)).toBe('red-log-gate-1.0.0-scored-ada-l.json');
+    expect(scoredSheetFileName({ id: 'x', version: '2.0.0' })).toBe('x-2.0.0-scored.json');
+  });
+
+  it('reads back what it wrote', () => {
+    const sheet = scoredSheet(card, { tests: 2, honest: 1, notes: 3 }, { date, candidate: 'Ada', reviewer: 'Sam' });
+    expect(readScoredSheet(JSON.stringify(sheet), card)).toEqual({ ok: true, scores: { tests: 2, honest: 1, notes: 3 }, candidate: 'Ada', reviewer: 'Sam', date: sheet.date });
+  });
+
+  it('refuses another version, another packet, and bad scores, saying why', () => {
+    const sheet = scoredSheet(card, { tests: 2 }, { date });
+    const read = (changes: object) => readScoredSheet(JSON.stringify({ ...sheet, ...changes }), card);
+    expect(read({ digest: 'e'.repeat(64), version: '0.9.0' })).toEqual({
+      ok: false,
+      message:
+        'This sheet was scored on another version of "red-log-gate" (version 0.9.0, digest eeeeeeeeeeee); this page is version 1.0.0, digest dddddddddddd. A sheet belongs to one version only, so nothing was changed.',
+    });
+    expect(read({ id: 'other' })).toMatchObject({ ok: false, message: expect.stringContaining('scores the packet "other"') });
+    expect(read({ scores: { tests: 4 } })).toMatchObject({ ok: false, message: expect.stringContaining('whole number from 0 to 3') });
+    expect(read({ scores: { tests: 1.5 } })).toMatchObject({ ok: false });
+    expect(read({ scores: { vibes: 1 } })).toMatchObject({ ok: false, message: expect.stringContaining('row "vibes"') });
+    expect(read({ schemaVersion: 2 })).toMatchObject({ ok: false, message: expect.stringContaining('format version 2') });
+    expect(readScoredSheet('not json', card)).toMatchObject({ ok: false, message: expect.stringContaining('not JSON') });
+    expect(readScoredSheet('{"scores":{}}', card)).toMatchObject({ ok: false, message: expect.stringContaining('not a packet-kit scored sheet') });
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { codeLanguage } from '../../../src/site/code-lang.ts';
+import { fileAnchor, fileTree } from '../../../src/site/file-tree.ts';
+import { formatBytes } from '../../../src/site/format.ts';
+import { dropLeadingHeading, literalText, shiftHeadings } from '../../../src/site/markdown-text.ts';
+
+describe('site text helpers', () => {
+  it('build a file tree, folders first', () => {
+    expect(fileTree(['tests/test_a.py', 'README.md', 'src/b.py', 'src/a/x.py', 'tests/__init__.py'])).toEqual([
+      { name: 'src', path: 'src', children: [{ name: 'a', path: 'src/a', children: [{ name: 'x.py', path: 'src/a/x.py' }] }, { name: 'b.py', path: 'src/b.py' }] },
+      { name: 'tests', path: 'tests', children: [{ name: '__init__.py', path: 'tests/__init__.py' }, { name: 'test_a.py', path: 'tests/test_a.py' }] },
+      { name: 'README.md', path: 'README.md' },
+    ]);
+    expect(fileAnchor('tests/test_a.py')).toBe('file-tests-test-a-py');
+  });
+
+  it('pick a highlighter language by file name', () => {
+    expect(codeLanguage('src/gate.py')).toBe('python');
+    expect(codeLanguage('deploy/manifest.json')).toBe('json');
+    expect(codeLanguage('Makefile')).toBe('makefile');
+    expect(codeLanguage('notes')).toBe('plaintext');
+    expect(codeLanguage('.env.example')).toBe('plaintext');
+  });
+
+  it('format sizes', () => {
+    expect(formatBytes(812)).toBe('812 B');
+    expect(formatBytes(12_700)).toBe('12.4 KB');
+    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
+  });
+
+  it('keep placeholders and flags as written, but leave code spans alone', () => {
+    expect(literalText('"<field>" is not a field of <at>. Run `npx packet new <id>` with --port N.')).toBe(
+      '"&lt;field>" is not a field of &lt;at>. Run `npx packet new <id>` with -\\-port N.',
+    );
+    // An unclosed run of backticks is text; a closed one is a span, even of another length.
+    expect(literalText('in a ```bash block: <command>\n\nthe ``a ` b`` span <x>')).toBe('in a ```bash block: &lt;command>\n\nthe ``a ` b`` span &lt;x>');
+    // A span never reaches into the next paragraph.
+    expect(literalText('one ` <a>\n\ntwo ` <b>')).toBe('one ` &lt;a>\n\ntwo ` &lt;b>');
+  });
+});
+
+describe('dropLeadingHeading', () => {
+  it('drops a first heading that repeats the section heading, and nothing else', () => {
+    expect(dropLeadingHeading('<h1 id="x">Reviewer  notes</h1>\n<p>a</p>', 'Reviewer notes')).toBe('<p>a</p>');
+    expect(dropLeadingHeading('<h2>How to score</h2><p>a</p>', 'Reviewer notes')).toBe('<h2>How to score</h2><p>a</p>');
+    expect(dropLeadingHeading('<p>a</p><h1>Reviewer notes</h1>', 'Reviewer notes')).toBe('<p>a</p><h1>Reviewer notes</h1>');
+  });
+});
+
+describe('shiftHeadings', () => {
+  it('nests rendered headings under the page outline, leaving code alone', () => {
+    const html = '<h1 id="a">A</h1><p>x</p><h2>B</h2><pre><code>&lt;h1>not a heading&lt;/h1></code></pre><h5>C</h5><hr>';
+    expect(shiftHeadings(html, 2)).toBe('<h3 id="a">A</h3><p>x</p><h4>B</h4><pre><code>&lt;h1>not a heading&lt;/h1></code></pre><h6>C</h6><hr>');
+  });
+});
