@@ -11,6 +11,8 @@ import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { parseReply } from '../src/model/reply-parse.ts';
+import { scriptedReplies } from '../src/rehearse/replies.ts';
 import { composeWorkspace } from '../src/rehearse/workspace.ts';
 import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';
 
@@ -34,7 +36,8 @@ async function benchRehearsal(): Promise<void> {
   const python = await resolver.python();
   if ('error' in python) throw new Error(python.error);
   const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-'));
-  // The same workspaces the rehearsal runs: floor, sample (+hidden), each mutant (+hidden).
+  // The same workspaces the rehearsal runs: floor, sample (+hidden), each mutant (+hidden),
+  // and each scripted reply applied to the starter (+hidden).
   const dirs: { dir: string; command: string }[] = [];
   for (const packet of packets) {
     const dir = path.join(root, 'packets', sources.find((s) => s.id === packet.id)!.folder);
@@ -48,11 +51,19 @@ async function benchRehearsal(): Promise<void> {
       const ws = await composeWorkspace(packet, dir, l.layers, { withHidden: l.hidden, parentDir: scratch });
       dirs.push({ dir: ws.dir, command: packet.prompt.data.test });
     }
+    const starter = new Map<string, string>();
+    for (const f of packet.trees.starter) starter.set(f, await readFile(path.join(dir, 'starter', f), 'utf8'));
+    for (const reply of scriptedReplies(packet)) {
+      const parsed = parseReply(await readFile(path.join(dir, 'replies', `${reply.name}.md`), 'utf8'), starter);
+      if (!parsed.ok) throw new Error(`${packet.id}: replies/${reply.name}.md: ${parsed.reason}`);
+      const ws = await composeWorkspace(packet, dir, [{ memory: parsed.files }], { withHidden: true, parentDir: scratch });
+      dirs.push({ dir: ws.dir, command: packet.prompt.data.test });
+    }
   }
   const loop = dirs.map((d) => `(cd ${JSON.stringify(d.dir)} && ${d.command}) >/dev/null 2>&1 || true`).join('\n');
   const env = { ...process.env, PATH: `${python.shimDir}:${process.env.PATH}`, PYTHONDONTWRITEBYTECODE: '1' };
   const cli = (args: string[]) =>
-    spawnSync(process.execPath, ['bin/packet.js', 'rehearse', ...args, '--report', path.join(scratch, 'report.json')], { cwd: root, stdio: 'ignore' }).status;
+    spawnSync(process.execPath, ['src/cli/bin.js', 'rehearse', ...args, ...(process.env.BENCH_JOBS ? ['--jobs', process.env.BENCH_JOBS] : []), '--report', path.join(scratch, 'report.json')], { cwd: root, stdio: 'ignore' }).status;
 
   const bare: number[] = [];
   const cold: number[] = [];
@@ -89,7 +100,7 @@ async function measureBuild(label: string, packetsDir: string, buildArgs: string
   const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-build-'));
   const out = path.join(scratch, 'dist');
   const build = () =>
-    node(['bin/packet.js', 'build', '--packets', packetsDir, '--out-dir', out, '--reviewer-dir', path.join(scratch, 'reviewer'), '--report', path.join(scratch, 'report.json'), ...buildArgs]);
+    node(['src/cli/bin.js', 'build', '--packets', packetsDir, '--out-dir', out, '--reviewer-dir', path.join(scratch, 'reviewer'), '--report', path.join(scratch, 'report.json'), ...buildArgs]);
   const bareEnv = { ...process.env, PACKET_KIT_PACKETS: packetsDir, PACKET_KIT_MANIFEST: path.join(scratch, 'packets.json'), ASTRO_TELEMETRY_DISABLED: '1' };
   // Inside the project: Astro keeps the prerender chunks of an outDir outside it in <root>/.astro/,
   // shared with any other build running then (see src/bundle/site-build.ts).

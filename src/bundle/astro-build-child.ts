@@ -3,7 +3,7 @@
 // changed, and gives Vite's memory back when it ends. It starts early and loads astro while the
 // CLI checks the packets and writes the zips, then waits for one line on standard input: the
 // build's options as JSON. End of input without a line means "not needed": it exits quietly.
-// An entry point like bin/packet.js: input in, exit code out.
+// An entry point like src/cli/bin.js: input in, exit code out.
 import { build } from 'astro';
 
 interface ChildOptions {

@@ -1,25 +1,26 @@
 import { PacketKitError } from '../errors/packet-kit-error.ts';
-import { buildCommand } from './commands/build.ts';
-import { checkCommand } from './commands/check.ts';
-import { explainCommand } from './commands/explain.ts';
-import { newCommand } from './commands/new.ts';
-import { rehearseCommand } from './commands/rehearse.ts';
-import { serveModelCommand } from './commands/serve-model.ts';
 import type { CliIo } from './io.ts';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  check: { run: checkCommand, summary: 'validate and lint packets' },
-  new: { run: newCommand, summary: 'scaffold a packet that passes check' },
-  rehearse: { run: rehearseCommand, summary: 'prove every packet fails closed, in a sandbox' },
-  build: { run: buildCommand, summary: 'check, rehearse, zips, site and reviewer bundles, all or nothing' },
-  'serve-model': { run: serveModelCommand, summary: 'serve the embedded scripted OpenAI-compatible endpoint on 127.0.0.1' },
-  explain: { run: explainCommand, summary: 'print the error reference, or one code of it' },
+/** Each command's module is loaded only when it runs, so `packet check` does not pay for Astro or the SDK. */
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  check: { load: async () => (await import('./commands/check.ts')).checkCommand, summary: 'validate and lint packets' },
+  new: { load: async () => (await import('./commands/new.ts')).newCommand, summary: 'scaffold a packet that passes check' },
+  rehearse: { load: async () => (await import('./commands/rehearse.ts')).rehearseCommand, summary: 'prove every packet fails closed, in a sandbox' },
+  build: {
+    load: async () => (await import('./commands/build.ts')).buildCommand,
+    summary: 'check, rehearse, zips, site and reviewer bundles, all or nothing',
+  },
+  'serve-model': {
+    load: async () => (await import('./commands/serve-model.ts')).serveModelCommand,
+    summary: 'serve the embedded scripted OpenAI-compatible endpoint on 127.0.0.1',
+  },
+  explain: { load: async () => (await import('./commands/explain.ts')).explainCommand, summary: 'print the error reference, or one code of it' },
 };
 
 function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
   return `Usage: packet <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "packet <command> --help" for a command's options.\n`;
 }
 
@@ -36,7 +37,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (err) {
     if (err instanceof PacketKitError) {
       const d = err.diagnostic;

@@ -24,7 +24,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   } else if (process.env.PACKET_KIT_E2E_BUILD !== 'stand-in' && existsSync(path.join(ROOT, 'src/cli/commands/build.ts'))) {
     // Into out/e2e/, so a test run never replaces the dist/ of a real build.
     const args = ['build', '--packets', 'packets', '--skip-rehearse', '--out-dir', 'out/e2e/dist', '--reviewer-dir', 'out/e2e/reviewer'];
-    await run(process.execPath, [path.join(ROOT, 'bin/packet.js'), ...args]);
+    await run(process.execPath, [path.join(ROOT, 'src/cli/bin.js'), ...args]);
     dist = path.join(ROOT, 'out/e2e/dist');
     how = `packet ${args.join(' ')}`;
   } else {

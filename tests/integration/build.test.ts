@@ -12,7 +12,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import type { BuildManifest } from '../../src/packets/build-status.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/packet.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 
 /** Every file under a folder with its sha256: a snapshot to compare before and after. */
 async function snapshot(dir: string): Promise<Record<string, string>> {

@@ -15,7 +15,7 @@ let url: string;
 let stdout = '';
 
 beforeAll(async () => {
-  child = fork(path.join(root, 'bin/packet.js'), ['serve-model', '--port', '0', '--slow-ms', '60000'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  child = fork(path.join(root, 'src/cli/bin.js'), ['serve-model', '--port', '0', '--slow-ms', '60000'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve-model did not start: ${stdout}`)), 30_000);
     child.stdout!.on('data', (d: Buffer) => {
