@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
-import { FIXTURES, ROOT } from './helpers.ts';
+import { FIXTURES, fixtureProject } from './helpers.ts';
 
 async function check(args: string[], overrides: Parameters<typeof memoryIo>[1] = {}) {
-  const io = memoryIo(ROOT, overrides);
+  const io = memoryIo(fixtureProject(), overrides);
   const code = await runCli(['check', ...args], io);
   return { code, out: io.stdout, err: io.stderr };
 }
@@ -64,7 +64,7 @@ describe('packet check runs the lint', () => {
 
   it('reads the project config from the working directory, or from --config', async () => {
     const dir = await tempDir();
-    const packets = path.join(ROOT, FIXTURES, 'code-fence-lang');
+    const packets = path.join(fixtureProject(), FIXTURES, 'code-fence-lang');
     await writeFile(path.join(dir, 'packet-kit.config.json'), JSON.stringify({ lint: { rules: { 'code-fence-lang': 'off' } } }));
     expect((await check(['--packets', packets, '--strict'], { cwd: dir })).code).toBe(0);
     const config = path.join(dir, 'errors.json');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
@@ -13,16 +14,46 @@ import { TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The lint fixtures: `<rule-id>/{pass,fail}/`, each a whole packet. */
+/**
+ * The lint fixtures: `<rule-id>/{pass,fail}/`, each the four parts of a packet plus the files it
+ * changes; the code trees it does not change come from the scaffold template.
+ */
 export const FIXTURES = 'tests/fixtures/lint';
 
-/** Load the pass and fail packets of one rule's fixture folder, checking they are otherwise valid. */
+/**
+ * Load the pass and fail packets of one rule's fixture folder, checking they are otherwise valid.
+ * Each is composed in a temporary project at the same relative path, so diagnostics name
+ * `tests/fixtures/lint/<rule>/<side>/...` as if the fixture were a whole packet.
+ */
 export async function loadFixture(rule: string): Promise<{ pass: Packet; fail: Packet; validation: Diagnostic[]; files: PacketFiles }> {
-  const { packets, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: ROOT });
+  const root = fixtureProject();
+  const { packets, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: root });
   const pass = packets.find((p) => p.id === 'pass');
   const fail = packets.find((p) => p.id === 'fail');
   if (!pass || !fail) throw new Error(`fixture ${rule} lacks a pass or a fail packet: ${JSON.stringify(diagnostics)}`);
-  return { pass, fail, validation: diagnostics, files: fsPacketFiles(ROOT) };
+  return { pass, fail, validation: diagnostics, files: fsPacketFiles(root) };
+}
+
+let composed: string | undefined;
+
+/**
+ * A temporary project holding every lint fixture as a whole packet at its own relative path
+ * (`tests/fixtures/lint/<rule>/<side>/`): the template's code trees, then the fixture's files.
+ * Composed once per test process.
+ */
+export function fixtureProject(): string {
+  if (composed) return composed;
+  const root = mkdtempSync(path.join(tmpdir(), 'packet-lint-fixtures-'));
+  for (const rule of readdirSync(path.join(ROOT, FIXTURES))) {
+    for (const side of readdirSync(path.join(ROOT, FIXTURES, rule))) {
+      const dest = path.join(root, FIXTURES, rule, side);
+      cpSync(TEMPLATE_DIR, dest, { recursive: true, filter: (src) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) });
+      cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
+    }
+  }
+  composed = root;
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
 }
 
 function readTree(dir: string, rel = ''): Record<string, string> {
