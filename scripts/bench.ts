@@ -5,7 +5,7 @@
 //   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
 // BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal or BENCH_ONLY=build runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
@@ -85,20 +85,47 @@ async function benchRehearsal(): Promise<void> {
   console.log(`  warm re-run (cached)       ${(w / 1000).toFixed(2)} s   (target < 2 s)`);
 }
 
-/** Run a command with the pinned Node; throws on a non-zero exit, with its output. */
-function node(args: string[], env: NodeJS.ProcessEnv = process.env): void {
+/** Run a command with the pinned Node; throws on a non-zero exit, with its output. Returns its standard output. */
+function node(args: string[], env: NodeJS.ProcessEnv = process.env): string {
   const r = spawnSync(process.execPath, args, { cwd: root, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** The step times a build printed (`build: zips ... (0.7 s)`), in seconds; a step printed twice adds up. */
+function stepTimes(stdout: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of stdout.matchAll(/^build: (\w+)\s.*\((\d+(?:\.\d+)?) s\)$/gm)) out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
+  return out;
+}
+
+/** The files that differ between a bare Astro build and a packet build's site, leaving out what only the build writes (zips, manifest). */
+async function differentPages(bareOut: string, siteOut: string): Promise<string[]> {
+  const list = async (dir: string) =>
+    (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+      .filter((rel) => rel !== 'packets.json' && !rel.startsWith(`zips${path.sep}`))
+      .sort();
+  const [a, b] = [await list(bareOut), await list(siteOut)];
+  const out = [...a.filter((f) => !b.includes(f)), ...b.filter((f) => !a.includes(f))];
+  for (const f of a.filter((x) => b.includes(x))) if (!(await readFile(path.join(bareOut, f))).equals(await readFile(path.join(siteOut, f)))) out.push(f);
+  return out;
 }
 
 /**
  * One measurement of the build against a bare Astro build of the same pages: the same packets
- * and the same manifest (from the build), the same astro.config.mjs and src/pages. Rounds
- * alternate bare and build so a noisy neighbour hits both alike; medians are printed.
+ * and the same manifest (from the build), the same astro.config.mjs and src/pages (the bare
+ * build's pages are the build's, byte for byte). Each round runs both, one after the other, the
+ * first one alternating, so a noisy neighbour and a warm disk cache favour neither; medians are
+ * printed, with the median time of each step of the build as it reports them. The builds
+ * measured are warm ones, as a build after an edit mostly is: the first build (not measured)
+ * fills the rehearsal cache and the zip cache, and writes the manifest the bare build reads.
  */
 async function measureBuild(label: string, packetsDir: string, buildArgs: string[]): Promise<{ build: number; bare: number; pages: number; zips: number[] }> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-build-'));
   const out = path.join(scratch, 'dist');
+  const steps = new Map<string, number[]>();
   const build = () =>
     node(['src/cli/bin.js', 'build', '--packets', packetsDir, '--out-dir', out, '--reviewer-dir', path.join(scratch, 'reviewer'), '--report', path.join(scratch, 'report.json'), ...buildArgs]);
   const bareEnv = { ...process.env, PACKET_KIT_PACKETS: packetsDir, PACKET_KIT_MANIFEST: path.join(scratch, 'packets.json'), ASTRO_TELEMETRY_DISABLED: '1' };
@@ -106,14 +133,26 @@ async function measureBuild(label: string, packetsDir: string, buildArgs: string
   // shared with any other build running then (see src/bundle/site-build.ts).
   const bareOut = path.join(root, 'node_modules', '.cache', 'packet-kit', `bench-bare-${process.pid}`);
   const bare = () => node(['node_modules/astro/bin/astro.mjs', 'build', '--outDir', bareOut, '--silent'], bareEnv);
-  build(); // warm: the rehearsal cache, the disk cache, and the manifest the bare build reads
+  build(); // warm: the rehearsal cache, the zip cache, the disk cache, and the manifest the bare build reads
   await copyFile(path.join(out, 'packets.json'), path.join(scratch, 'packets.json'));
   const builds: number[] = [];
   const bares: number[] = [];
+  const timedBuild = () => {
+    let stdout = '';
+    builds.push(time(() => (stdout = build())));
+    for (const [step, s] of stepTimes(stdout)) steps.set(step, [...(steps.get(step) ?? []), s]);
+  };
   for (let i = 0; i < rounds; i++) {
-    bares.push(time(bare));
-    builds.push(time(build));
+    if (i % 2 === 0) {
+      bares.push(time(bare));
+      timedBuild();
+    } else {
+      timedBuild();
+      bares.push(time(bare));
+    }
   }
+  const differ = await differentPages(bareOut, out);
+  if (differ.length) throw new Error(`the bare build did not build the same pages as packet build (${differ.slice(0, 5).join(', ')}): the comparison would not be fair`);
   const manifest = JSON.parse(await readFile(path.join(out, 'packets.json'), 'utf8')) as { packets: { size: number }[] };
   const pages = spawnSync('find', [out, '-name', '*.html'], { encoding: 'utf8' }).stdout.trim().split('\n').length;
   await rm(scratch, { recursive: true, force: true });
@@ -124,6 +163,7 @@ async function measureBuild(label: string, packetsDir: string, buildArgs: string
   console.log(`  bare astro build           ${(r / 1000).toFixed(2)} s`);
   console.log(`  packet build ${buildArgs.includes('--skip-rehearse') ? '(no rehearsal)' : '(rehearsal cached)'} ${(b / 1000).toFixed(2)} s`);
   console.log(`  ratio build / bare         ${(b / r).toFixed(2)}   (target <= 1.3)`);
+  console.log(`  steps (medians, overlapping) ${[...steps].map(([step, xs]) => `${step} ${median(xs).toFixed(1)} s`).join(', ')}`);
   return { build: b, bare: r, pages, zips: manifest.packets.map((p) => p.size) };
 }
 

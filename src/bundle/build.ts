@@ -7,12 +7,13 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { RehearsalStatus } from '../packets/build-status.ts';
 import type { Packet } from '../packets/packet.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
-import { buildCandidateZip, type BuiltZip, type PacketFileReader } from './candidate-zip.ts';
-import { collectCanaries, scanDirForCanaries } from './canary.ts';
+import { buildCandidateZip, type PacketFileReader } from './candidate-zip.ts';
+import { collectCanaries, scanDirForCanaries, scanFilesForCanaries } from './canary.ts';
 import { buildManifest, manifestJson, MANIFEST_FILE, ZIPS_DIR, type ManifestPacket } from './manifest.ts';
 import { pidAlive } from './pid-alive.ts';
 import { buildReviewerBundle, rehearsalEvidence } from './reviewer-bundle.ts';
 import type { SiteBuildResult } from './site-build.ts';
+import type { CachedZip, ZipCache } from './zip-cache.ts';
 
 /**
  * `packet build`: check, rehearse, zips, site, canary scan, reviewer bundles, swap. Everything is
@@ -63,6 +64,8 @@ export interface BuildOptions {
   steps: BuildSteps;
   /** Reads a packet's files by path relative to the packet folder. */
   reader(packet: Packet): PacketFileReader;
+  /** Candidate zips and reviewer bundles of earlier builds, by what they are made of; without one every zip is built. */
+  zipCache?: ZipCache;
   /** One progress line per step. */
   log(line: string): void;
   /** Diagnostics worth showing as they come (check warnings, refusals, leaks). */
@@ -232,19 +235,27 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     await mkdir(path.join(site.staging, ZIPS_DIR), { recursive: true });
     const zipped = await settle(
       timed('zips', async () => {
-        const out = new Map<string, BuiltZip>();
+        const out = new Map<string, CachedZip>();
         const refused: Diagnostic[] = [];
         for (const packet of packets) {
+          const key = { kind: 'candidate' as const, packet };
+          const cached = await options.zipCache?.get(key);
+          if (cached) {
+            out.set(packet.id, cached);
+            continue;
+          }
           const { zip, diagnostics } = await buildCandidateZip(packet, options.reader(packet));
-          if (zip) out.set(packet.id, zip);
-          else refused.push(...diagnostics);
+          if (zip) {
+            out.set(packet.id, zip);
+            await options.zipCache?.set(key, zip);
+          } else refused.push(...diagnostics);
         }
         if (refused.length) return { out, refused };
         for (const zip of out.values()) await writeFile(path.join(site.staging, ZIPS_DIR, zip.name), zip.bytes);
         return { out, refused };
       }),
     );
-    const zips = zipped.ok ? zipped.value.out : new Map<string, BuiltZip>();
+    const zips = zipped.ok ? zipped.value.out : new Map<string, CachedZip>();
     const optimistic: RehearsalStatus = rehearse ? 'fails-closed' : 'not-rehearsed';
     const entries = (): ManifestPacket[] =>
       packets.map((p) => {
@@ -308,23 +319,34 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     await mkdir(reviewer.staging, { recursive: true });
     const bundled = await settle(
       timed('reviewer', async () => {
-        const out = new Map<string, BuiltZip>();
+        const out = new Map<string, CachedZip>();
         const refused: Diagnostic[] = [];
         for (const packet of packets) {
           const zip = zips.get(packet.id)!;
-          const built = await buildReviewerBundle(packet, options.reader(packet), {
+          const inputs = {
             candidate: { name: zip.name, sha256: zip.sha256, size: zip.bytes.byteLength },
             ...optional('rehearsal', rehearsalEvidence(lastReport, packet)),
-          });
-          if (built.zip) {
-            out.set(packet.id, built.zip);
-            await writeFile(path.join(reviewer.staging, built.zip.name), built.zip.bytes);
-          } else refused.push(...built.diagnostics);
+          };
+          const key = { kind: 'reviewer' as const, packet, inputs };
+          let bundle = await options.zipCache?.get(key);
+          if (!bundle) {
+            const built = await buildReviewerBundle(packet, options.reader(packet), inputs);
+            if (!built.zip) {
+              refused.push(...built.diagnostics);
+              continue;
+            }
+            bundle = built.zip;
+            await options.zipCache?.set(key, bundle);
+          }
+          out.set(packet.id, bundle);
+          await writeFile(path.join(reviewer.staging, bundle.name), bundle.bytes);
         }
         return { out, refused };
       }),
     );
     const canaries = await settle(timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })))));
+    // The zips are searched now, while Astro runs; after it, what it added (and anything changed).
+    const zipsScanned = canaries.ok ? await settle(timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
 
     // 4. the site gate.
     const siteResult = unwrap(await siteBuild!);
@@ -335,7 +357,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     options.log(`build: site       astro build into ${rel(site.staging)} ${secs('site')}\n`);
 
     // 5. the canary scan over everything that would be published.
-    const scan = await timed('canary', () => scanDirForCanaries(site.staging, unwrap(canaries)));
+    const scan = await timed('canary', () => scanDirForCanaries(site.staging, unwrap(canaries), zipsScanned && unwrap(zipsScanned)));
     if (scan.leaks.length) {
       const diags = scan.leaks.map((l) => ({ ...diagnose(BundleErrors.CanaryLeak, { file: `${rel(options.outDir)}/${l.where}` }, { where: `${rel(options.outDir)}/${l.where}`, source: l.source }), sensitive: true }));
       options.report(diags);

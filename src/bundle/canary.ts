@@ -260,8 +260,30 @@ export interface CanaryReport {
   leaks: Leak[];
 }
 
-/** Scan every file under `dir` (pages, scripts, zips, anything) for the canaries. */
-export async function scanDirForCanaries(dir: string, canaries: readonly Canary[]): Promise<CanaryReport> {
+/** Files searched already, by path relative to the folder that will be scanned: their bytes and the leaks found in them. */
+export type ScannedFiles = ReadonlyMap<string, { bytes: Uint8Array; leaks: Leak[] }>;
+
+/** Search files given by their bytes (by path relative to the folder they are in), ahead of {@link scanDirForCanaries}. */
+export async function scanFilesForCanaries(files: ReadonlyMap<string, Uint8Array>, canaries: readonly Canary[]): Promise<ScannedFiles> {
+  const scanner = canaryScanner(canaries);
+  const out = new Map<string, { bytes: Uint8Array; leaks: Leak[] }>();
+  for (const [rel, bytes] of files) out.set(rel, { bytes, leaks: leaksOf(await scanner.scanBytes(rel, bytes)) });
+  return out;
+}
+
+function leaksOf(hits: readonly { where: string; canary: Canary }[]): Leak[] {
+  return hits.map((hit) => {
+    const s = hit.canary.sources[0]!;
+    return { where: hit.where, source: `${s.file}:${s.line}` };
+  });
+}
+
+/**
+ * Scan every file under `dir` (pages, scripts, zips, anything) for the canaries. A file in
+ * `scanned` that still holds the bytes searched then is not searched again: its leaks count as
+ * found now (the build searches its zips while Astro runs, and only what Astro added after).
+ */
+export async function scanDirForCanaries(dir: string, canaries: readonly Canary[], scanned: ScannedFiles = new Map()): Promise<CanaryReport> {
   const scanner = canaryScanner(canaries);
   const leaks: Leak[] = [];
   let bytes = 0;
@@ -270,10 +292,9 @@ export async function scanDirForCanaries(dir: string, canaries: readonly Canary[
     // Synchronous: hundreds of small files, where a thread-pool round trip costs more than the read.
     const content = readFileSync(path.join(dir, rel));
     bytes += content.byteLength;
-    for (const hit of await scanner.scanBytes(rel, content)) {
-      const s = hit.canary.sources[0]!;
-      leaks.push({ where: hit.where, source: `${s.file}:${s.line}` });
-    }
+    const before = scanned.get(rel);
+    if (before && content.equals(before.bytes)) leaks.push(...before.leaks);
+    else leaks.push(...leaksOf(await scanner.scanBytes(rel, content)));
   }
   leaks.sort((a, b) => (a.where < b.where ? -1 : a.where > b.where ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
   return { canaries: canaries.length, files: files.length, bytes, leaks };

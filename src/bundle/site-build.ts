@@ -17,6 +17,14 @@ export interface SiteBuilderOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Names this build's work folder (the process id). */
   tag: string;
+  /** Absolute path of the packets folder, handed to the site as PACKET_KIT_PACKETS. */
+  packetsDir: string;
+  /**
+   * Start the build now, before the manifest exists: only for a site whose packets collection
+   * waits for it (the kit's own, see site-manifest-gate.ts). Otherwise the child only loads astro
+   * now, and the build starts when {@link SiteBuilder.build} is called.
+   */
+  early: boolean;
   /** The Node binary; default: the one running now (the pinned Node under npx and npm scripts). */
   nodePath?: string;
 }
@@ -25,10 +33,8 @@ export interface SiteBuilderOptions {
 export interface SiteBuildArgs {
   /** Where the pages go (the build's staging folder, which already holds the zips and the manifest). */
   outDir: string;
-  /** Absolute path of `packets.json`, handed to the site as PACKET_KIT_MANIFEST. */
+  /** Absolute path of `packets.json`, handed to the site (site-manifest-gate.ts; PACKET_KIT_MANIFEST when started late). */
   manifestFile: string;
-  /** Absolute path of the packets folder, handed to the site as PACKET_KIT_PACKETS. */
-  packetsDir: string;
   /** Stops the build: the child is sent SIGTERM. */
   signal?: AbortSignal;
 }
@@ -85,12 +91,16 @@ async function moveInto(from: string, to: string): Promise<string | undefined> {
 }
 
 /**
- * Start the Astro child now (it loads astro, ~0.5 s, while the caller checks the packets and
- * writes the zips) and build when asked: `astro build`, the programmatic `build()` of astro, see
- * astro-build-child.ts, in a work folder inside the project, then the pages moved to `outDir`.
+ * Start the Astro child now and build when asked: `astro build`, the programmatic `build()` of
+ * astro (see astro-build-child.ts), in a work folder inside the project, then the pages moved to
+ * `outDir`. The child loads astro (~0.5 s) while the caller checks the packets and writes the
+ * zips; with `early` it also starts the build at once, so that Vite is set up and the collections
+ * that need no manifest are loaded meanwhile, and the packets collection waits until
+ * {@link SiteBuilder.build} hands the manifest over.
  */
 export function startSiteBuilder(options: SiteBuilderOptions): SiteBuilder {
   const work = siteWorkDir(options.root, options.tag);
+  const astroOut = path.join(work, 'out');
   let output = '';
   const keep = (chunk: Buffer) => {
     output += chunk.toString('utf8');
@@ -108,21 +118,29 @@ export function startSiteBuilder(options: SiteBuilderOptions): SiteBuilder {
     child.on('error', (error) => resolve({ code: null, signal: null, error }));
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
+  const start = (env: Record<string, string>) =>
+    child.stdin.write(`${JSON.stringify({ root: options.root, outDir: astroOut, cacheDir: path.join(work, 'cache'), logLevel: 'warn', env })}\n`);
+  // A fresh work folder, then (early) the build starts.
+  const ready = (async () => {
+    await removeStaleWorkDirs(options.root);
+    await rm(work, { recursive: true, force: true });
+    await mkdir(work, { recursive: true });
+    if (options.early) start({ PACKET_KIT_PACKETS: options.packetsDir });
+  })();
+  ready.catch(() => {}); // build() and dispose() wait for it
   let started = false;
   return {
     async build(args) {
       if (started) throw new Error('startSiteBuilder: build() runs once');
       started = true;
-      await removeStaleWorkDirs(options.root);
-      const astroOut = path.join(work, 'out');
-      await rm(work, { recursive: true, force: true });
-      await mkdir(work, { recursive: true });
       const stop = () => child.kill('SIGTERM');
       args.signal?.addEventListener('abort', stop);
       try {
+        await ready;
         if (args.signal?.aborted) stop();
-        const env = { PACKET_KIT_MANIFEST: args.manifestFile, PACKET_KIT_PACKETS: args.packetsDir };
-        child.stdin.end(`${JSON.stringify({ root: options.root, outDir: astroOut, cacheDir: path.join(work, 'cache'), logLevel: 'warn', env })}\n`);
+        if (!options.early) start({ PACKET_KIT_PACKETS: options.packetsDir, PACKET_KIT_MANIFEST: args.manifestFile });
+        else child.stdin.write(`${JSON.stringify({ manifest: args.manifestFile })}\n`);
+        child.stdin.end();
         const end = await exited;
         const tail = output.slice(-OUTPUT_LIMIT);
         if (end.error) return { ok: false, output: tail, reason: end.error.message };
@@ -137,6 +155,8 @@ export function startSiteBuilder(options: SiteBuilderOptions): SiteBuilder {
     async dispose() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+      await ready.catch(() => {});
+      await rm(work, { recursive: true, force: true });
     },
   };
 }

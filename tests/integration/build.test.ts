@@ -61,6 +61,8 @@ describe('packet build', () => {
     expect(p.sha256).toBe(createHash('sha256').update(firstZip).digest('hex'));
     expect(p.size).toBe(firstZip.byteLength);
     expect((await readFile(path.join(t.root, 'dist/index.html'), 'utf8')).length).toBeGreaterThan(0);
+    // The site started before the zips existed, and still shows this build's zip (the manifest gate).
+    expect(await readFile(path.join(t.root, 'dist/packets/healthy/index.html'), 'utf8')).toContain(p.sha256);
     const bundle = await readZipEntries(await readFile(path.join(t.root, 'out/reviewer/healthy-0.1.0.zip')));
     const key = new TextDecoder().decode(bundle.find((e) => e.path === 'healthy-0.1.0/KEY.md')!.bytes);
     expect(key).toContain(p.sha256);
@@ -77,6 +79,14 @@ describe('packet build', () => {
     const p = (await manifest()).packets[0]!;
     expect(p.rehearsal).toBe('not-rehearsed');
     expect((await readFile(path.join(t.root, 'dist/zips', p.zip))).equals(firstZip)).toBe(true);
+  });
+
+  it('builds another site root late, with the manifest already written', async () => {
+    // Another spelling of the kit's own folder: a site root that is not the kit's is not assumed to wait for the manifest.
+    const r = await build('--skip-rehearse', '--site-root', KIT_ROOT.replace(/\/+$/, ''));
+    expect(r.code, r.stderr).toBe(0);
+    const p = (await manifest()).packets[0]!;
+    expect(await readFile(path.join(t.root, 'dist/packets/healthy/index.html'), 'utf8')).toContain(p.sha256);
   });
 
   it('stops at the zips on a refused file, names the step and the packet, and keeps the previous dist', async () => {

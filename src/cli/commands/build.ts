@@ -2,20 +2,42 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runBuild, readReportFile, type BuildSteps, type RehearsalOutcome } from '../../bundle/build.ts';
+import type { BuildSteps, RehearsalOutcome } from '../../bundle/build.ts';
 import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
-import { diagnose, Errors } from '../../errors/catalog.ts';
-import { sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
-import { replyStoreFromDirs, startScriptedServer } from '../../model/scripted-server.ts';
-import { loadPackets } from '../../packets/load.ts';
-import { directoryCache } from '../../rehearse/cache.ts';
-import { prepareRunEnvironment } from '../../rehearse/environment.ts';
-import { rehearse } from '../../rehearse/rehearse.ts';
+import type { Diagnostic } from '../../errors/diagnostic.ts';
 import type { Reporter } from '../../rehearse/reporter.ts';
-import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
-import { checkLoadedPackets } from './check.ts';
-import { writeFileAtomic } from './rehearse.ts';
+
+// The Astro child starts before the rest of the build's modules load (about 0.4 s of them: the
+// lint, the loader, the zips), so only node:*, site-build.ts and types are imported up front.
+const buildModules = async () => {
+  const [build, zipCache, catalog, diagnostic, load, format, check, profiler] = await Promise.all([
+    import('../../bundle/build.ts'),
+    import('../../bundle/zip-cache.ts'),
+    import('../../errors/catalog.ts'),
+    import('../../errors/diagnostic.ts'),
+    import('../../packets/load.ts'),
+    import('../format-diagnostics.ts'),
+    import('./check.ts'),
+    import('@secretlint/profiler'),
+  ]);
+  // secretlint profiles every rule on every text unless told not to (a performance mark each, kept
+  // until the process ends): as its README advises for library use, off. Half of the scan's time.
+  profiler.secretLintProfiler.setEnabled(false);
+  return { ...build, ...zipCache, ...catalog, ...diagnostic, ...load, ...format, ...check };
+};
+
+/** The rehearsal's own modules, loaded only when the build rehearses. */
+const rehearsalModules = async () => {
+  const [server, cache, environment, run, command] = await Promise.all([
+    import('../../model/scripted-server.ts'),
+    import('../../rehearse/cache.ts'),
+    import('../../rehearse/environment.ts'),
+    import('../../rehearse/rehearse.ts'),
+    import('./rehearse.ts'),
+  ]);
+  return { ...server, ...cache, ...environment, ...run, ...command };
+};
 
 export const buildHelp = `Usage: packet build [options]
 
@@ -118,61 +140,8 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       return 2;
     }
   }
-  const folders = new Map<string, string>();
-  const printDiagnostics = (list: readonly Diagnostic[]) => {
-    if (list.length) io.err(formatDiagnosticsText(sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
-  };
-
-  // Astro starts loading now, while the packets are checked and zipped.
-  const site = startSiteBuilder({ root: siteRoot, env: io.env, tag: String(process.pid) });
-  const steps: BuildSteps = {
-    async load() {
-      const loaded = await loadPackets({ packetsDir: values.packets, cwd });
-      for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
-      return loaded;
-    },
-    lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }),
-    ...(values['skip-rehearse']
-      ? {}
-      : {
-          async rehearse(packets): Promise<RehearsalOutcome> {
-            const bwrapPath = io.env.PACKET_KIT_BWRAP;
-            const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-            if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
-            const { environment } = prepared;
-            // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
-            // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
-            const server = await startScriptedServer({
-              replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
-            });
-            try {
-              const report = await rehearse({
-                packets,
-                packetDirs: folders,
-                sandbox: environment.sandbox,
-                sandboxNotice: environment.notice,
-                interpreter: environment.interpreter,
-                jobs,
-                timeoutMs: timeout * 1000,
-                cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
-                reporters: [buildReporter((s) => io.out(s))],
-                scratchDir: tmpdir(),
-                date: io.now,
-                now: () => performance.now(),
-                scripted: { url: server.url, outDir: null, cwd },
-              });
-              await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
-              return { ok: true, report };
-            } finally {
-              await server.close();
-              await environment.dispose();
-            }
-          },
-        }),
-    lastReport: () => readReportFile(reportFile),
-    buildSite: ({ outDir: staging, manifestFile, signal }) => site.build({ outDir: staging, manifestFile, packetsDir, signal }),
-  };
-
+  // Astro starts now, while the packets are checked and zipped; the kit's own site waits for the manifest (site-manifest-gate.ts).
+  const site = startSiteBuilder({ root: siteRoot, env: io.env, tag: String(process.pid), packetsDir, early: siteRoot === KIT_ROOT });
   // Ctrl-C or SIGTERM: stop the Astro child, remove the staging folders, keep the previous output.
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -183,6 +152,60 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   process.once('SIGTERM', onSignal);
   const started = performance.now();
   try {
+    const { runBuild, readReportFile, directoryZipCache, kitFingerprint, diagnose, Errors, sortDiagnostics, loadPackets, formatDiagnosticsText, checkLoadedPackets } = await buildModules();
+    const folders = new Map<string, string>();
+    const printDiagnostics = (list: readonly Diagnostic[]) => {
+      if (list.length) io.err(formatDiagnosticsText(sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
+    };
+    const steps: BuildSteps = {
+      async load() {
+        const loaded = await loadPackets({ packetsDir: values.packets, cwd });
+        for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
+        return loaded;
+      },
+      lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }),
+      ...(values['skip-rehearse']
+        ? {}
+        : {
+            async rehearse(packets): Promise<RehearsalOutcome> {
+              const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic } = await rehearsalModules();
+              const bwrapPath = io.env.PACKET_KIT_BWRAP;
+              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+              if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
+              const { environment } = prepared;
+              // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
+              // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
+              const server = await startScriptedServer({
+                replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
+              });
+              try {
+                const report = await rehearse({
+                  packets,
+                  packetDirs: folders,
+                  sandbox: environment.sandbox,
+                  sandboxNotice: environment.notice,
+                  interpreter: environment.interpreter,
+                  jobs,
+                  timeoutMs: timeout * 1000,
+                  cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
+                  reporters: [buildReporter((s) => io.out(s))],
+                  scratchDir: tmpdir(),
+                  date: io.now,
+                  now: () => performance.now(),
+                  scripted: { url: server.url, outDir: null, cwd },
+                });
+                await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
+                return { ok: true, report };
+              } finally {
+                await server.close();
+                await environment.dispose();
+              }
+            },
+          }),
+      lastReport: () => readReportFile(reportFile),
+      buildSite: ({ outDir: staging, manifestFile, signal }) => site.build({ outDir: staging, manifestFile, signal }),
+    };
+
     const result = await runBuild({
       cwd,
       outDir,
@@ -200,6 +223,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
           }
         };
       },
+      zipCache: directoryZipCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/zips'), kitFingerprint(KIT_ROOT)),
       log: (line) => io.out(line),
       report: printDiagnostics,
       signal: controller.signal,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runBuild, type BuildOptions, type BuildSteps } from '../../../src/bundle/build.ts';
 import type { PacketFileReader } from '../../../src/bundle/candidate-zip.ts';
+import { directoryZipCache, type ZipCache, type ZipKey } from '../../../src/bundle/zip-cache.ts';
 import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import type { Packet } from '../../../src/packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../../../src/rehearse/report.ts';
@@ -36,7 +37,7 @@ function reportOf(status: PacketReport['status']): RehearsalReport {
 }
 
 /** A build over the memory packet with fake outside steps; `steps` overrides them. */
-async function build(steps: Partial<BuildSteps> = {}, controller = new AbortController()) {
+async function build(steps: Partial<BuildSteps> = {}, controller = new AbortController(), extra: Partial<BuildOptions> = {}) {
   const log: string[] = [];
   const reported: Diagnostic[] = [];
   const options: BuildOptions = {
@@ -60,6 +61,7 @@ async function build(steps: Partial<BuildSteps> = {}, controller = new AbortCont
     signal: controller.signal,
     now: () => performance.now(),
     tag: 'test',
+    ...extra,
   };
   const result = await runBuild(options);
   const left = (await readdir(root)).filter((n) => n.startsWith('.'));
@@ -158,5 +160,60 @@ describe('runBuild', () => {
   it('marks every packet "not rehearsed" without a rehearsal', async () => {
     const { result } = await build({ rehearse: undefined });
     expect(result.ok && result.packets[0]!.rehearsal).toBe('not-rehearsed');
+  });
+
+  describe('with a zip cache', () => {
+    /** A cache in a folder outside the build's root, which counts what it gave back and what it kept. */
+    const counting = (cache: ZipCache) => {
+      const seen = { hits: [] as string[], kept: [] as string[] };
+      const name = (k: ZipKey) => `${k.kind} ${k.packet.id}`;
+      const wrapped: ZipCache = {
+        async get(key) {
+          const zip = await cache.get(key);
+          if (zip) seen.hits.push(name(key));
+          return zip;
+        },
+        async set(key, zip) {
+          seen.kept.push(name(key));
+          await cache.set(key, zip);
+        },
+      };
+      return { cache: wrapped, seen };
+    };
+    let cacheDir: string;
+    beforeEach(async () => {
+      cacheDir = await mkdtemp(path.join(tmpdir(), 'packet-build-cache-'));
+    });
+    afterEach(() => rm(cacheDir, { recursive: true, force: true }));
+
+    it('reuses the zips of an earlier build, and ships the same bytes', async () => {
+      const first = counting(directoryZipCache(cacheDir, 'kit'));
+      expect((await build({}, undefined, { zipCache: first.cache })).result.ok).toBe(true);
+      expect(first.seen).toEqual({ hits: [], kept: ['candidate mem', 'reviewer mem'] });
+      const zipBefore = await readFile(path.join(root, 'dist/zips/mem-0.1.0.zip'));
+      const bundleBefore = await readFile(path.join(root, 'out/reviewer/mem-0.1.0.zip'));
+      const manifestBefore = await readFile(path.join(root, 'dist/packets.json'), 'utf8');
+
+      const second = counting(directoryZipCache(cacheDir, 'kit'));
+      expect((await build({}, undefined, { zipCache: second.cache })).result.ok).toBe(true);
+      expect(second.seen).toEqual({ hits: ['candidate mem', 'reviewer mem'], kept: [] });
+      expect((await readFile(path.join(root, 'dist/zips/mem-0.1.0.zip'))).equals(zipBefore)).toBe(true);
+      expect((await readFile(path.join(root, 'out/reviewer/mem-0.1.0.zip'))).equals(bundleBefore)).toBe(true);
+      expect(await readFile(path.join(root, 'dist/packets.json'), 'utf8')).toBe(manifestBefore);
+    });
+
+    it('builds the reviewer bundle again for another rehearsal result', async () => {
+      await build({}, undefined, { zipCache: directoryZipCache(cacheDir, 'kit') });
+      const again = counting(directoryZipCache(cacheDir, 'kit'));
+      await build({ rehearse: undefined }, undefined, { zipCache: again.cache });
+      expect(again.seen).toEqual({ hits: ['candidate mem'], kept: ['reviewer mem'] });
+    });
+
+    it('keeps no zip of a packet that is refused', async () => {
+      ({ packet, read } = memPacket(() => ({ 'starter/.env': 'API_KEY=placeholder\n' })));
+      const { result } = await build({}, undefined, { zipCache: directoryZipCache(cacheDir, 'kit') });
+      expect(result).toMatchObject({ ok: false, step: 'zips' });
+      expect(await readdir(cacheDir, { recursive: true })).toEqual([]);
+    });
   });
 });
