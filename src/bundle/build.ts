@@ -24,11 +24,12 @@ import type { CachedZip, ZipCache } from './zip-cache.ts';
  *
  * The gates are taken in the order above, and the output reads in that order, but the work
  * overlaps where nothing can ship early: once the packets load without errors the zips are built
- * and the Astro build starts in its own process, while this one lints, waits for the rehearsal,
- * builds the reviewer bundles and collects the canaries. The manifest the site is built with says
- * "fails-closed" for a packet being rehearsed; a packet that does not fail closed stops the build,
- * so that site is never swapped in. Any failure stops the Astro child before the staging folders
- * are removed.
+ * (or taken from the zip cache, when nothing they are made of changed) and handed with the
+ * manifest to the Astro build in its own process, while this one lints, waits for the rehearsal,
+ * builds the reviewer bundles, collects the canaries and searches the zips for them. The manifest
+ * the site is built with says "fails-closed" for a packet being rehearsed; a packet that does not
+ * fail closed stops the build, so that site is never swapped in. Any failure stops the Astro
+ * child before the staging folders are removed.
  */
 
 /** The steps of a build, in order. */

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectCanaries, htmlText, isDistinctive, scanDirForCanaries, type Canary } from '../../../src/bundle/canary.ts';
+import { collectCanaries, htmlText, isDistinctive, scanDirForCanaries, scanFilesForCanaries, type Canary } from '../../../src/bundle/canary.ts';
 import { writeZip } from '../../../src/bundle/zip-writer.ts';
 import { memPacket } from './helpers.ts';
 
@@ -85,5 +85,20 @@ describe('the canary scan', () => {
 
   it('reads the text an HTML page shows', () => {
     expect(htmlText('<p>a &lt;b&gt; &amp; &#x22;c&#34; &#128512;<!-- hidden --></p>')).toBe('a <b> & "c" \u{1F600}');
+  });
+
+  it('finds a leak in a zip searched ahead, and searches it again when its bytes changed since', async () => {
+    const leaky = await writeZip([{ path: 'mem-0.1.0/notes.md', bytes: enc.encode(`${SAMPLE_LINE}\n`) }]);
+    const clean = await writeZip([{ path: 'mem-0.1.0/notes.md', bytes: enc.encode(`${PUBLIC_LINE}\n`) }]);
+    const ahead = await scanFilesForCanaries(new Map([['zips/mem-0.1.0.zip', leaky]]), canaries);
+    expect(ahead.get('zips/mem-0.1.0.zip')!.leaks.map((l) => l.where)).toEqual(['zips/mem-0.1.0.zip!mem-0.1.0/notes.md']);
+    await put('zips/mem-0.1.0.zip', leaky);
+    await put('index.html', '<p>ok</p>');
+    const same = await scanDirForCanaries(dist, canaries, ahead);
+    expect(same.leaks.map((l) => l.where)).toEqual(['zips/mem-0.1.0.zip!mem-0.1.0/notes.md']);
+    expect(same.files).toBe(2);
+    // Searched ahead as clean, but the file now holds a secret line: it is searched again.
+    const aheadClean = await scanFilesForCanaries(new Map([['zips/mem-0.1.0.zip', clean]]), canaries);
+    expect((await scanDirForCanaries(dist, canaries, aheadClean)).leaks.map((l) => l.where)).toEqual(['zips/mem-0.1.0.zip!mem-0.1.0/notes.md']);
   });
 });
