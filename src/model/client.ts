@@ -151,6 +151,8 @@ export function createModelClient(options: ClientOptions): ModelClient {
   async function attemptOnce(messages: readonly ChatMessage[], ctx: CallContext): Promise<Attempt> {
     const wire: WireRecord & { requestBody?: string } = emptyWire();
     const timeout = Math.min(options.attemptTimeoutMs, Math.max(1, ctx.meter.remainingMs()));
+    // When the run's deadline, not the per-attempt limit, sets this attempt's timeout, a timeout is the deadline.
+    const cutByDeadline = timeout < options.attemptTimeoutMs;
     const t0 = ctx.now();
     try {
       await sdk(countingFetch(inner, wire), timeout).chat.completions.create({ model: ctx.model, messages: messages.map((m) => ({ role: m.role, content: m.content })) });
@@ -158,7 +160,8 @@ export function createModelClient(options: ClientOptions): ModelClient {
       // Classified from the wire below; the SDK's own reading is not needed.
     }
     const elapsed = ctx.now() - t0;
-    const verdict = classifyWire(wire, { attemptTimedOut: elapsed >= timeout - 5, deadlinePassed: ctx.meter.remainingMs() <= 0 });
+    const timedOut = elapsed >= timeout - 5;
+    const verdict = classifyWire(wire, { attemptTimedOut: timedOut, deadlinePassed: ctx.meter.remainingMs() <= 0 || (cutByDeadline && timedOut) });
     // No connection, no bytes on the wire: a refused or unresolved request sent nothing.
     if (verdict.error === 'refused' || verdict.error === 'dns') wire.bytesOut = 0;
     return { wire, error: verdict.error, output: verdict.completion?.content ?? null, usage: verdict.usage ?? null };
