@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
@@ -13,7 +13,7 @@ import { buildManifest, manifestJson, MANIFEST_FILE, ZIPS_DIR, type ManifestPack
 import { pidAlive } from './pid-alive.ts';
 import { buildReviewerBundle, rehearsalEvidence } from './reviewer-bundle.ts';
 import type { SiteBuildResult } from './site-build.ts';
-import type { CachedZip, ZipCache } from './zip-cache.ts';
+import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
 
 /**
  * `packet build`: check, rehearse, zips, site, canary scan, reviewer bundles, swap. Everything is
@@ -234,6 +234,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     gate();
     await rm(site.staging, { recursive: true, force: true });
     await mkdir(path.join(site.staging, ZIPS_DIR), { recursive: true });
+    // Zips built now go into the cache once the site has started: they are not on its way.
+    const toCache: { key: ZipKey; zip: CachedZip }[] = [];
     const zipped = await settle(
       timed('zips', async () => {
         const out = new Map<string, CachedZip>();
@@ -248,11 +250,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           const { zip, diagnostics } = await buildCandidateZip(packet, options.reader(packet));
           if (zip) {
             out.set(packet.id, zip);
-            await options.zipCache?.set(key, zip);
+            toCache.push({ key, zip });
           } else refused.push(...diagnostics);
         }
         if (refused.length) return { out, refused };
-        for (const zip of out.values()) await writeFile(path.join(site.staging, ZIPS_DIR, zip.name), zip.bytes);
+        // Synchronous: hundreds of small files, where a thread-pool round trip costs more than the write.
+        for (const zip of out.values()) writeFileSync(path.join(site.staging, ZIPS_DIR, zip.name), zip.bytes);
         return { out, refused };
       }),
     );
@@ -273,6 +276,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       gate();
       siteBuild = settle(timed('site', () => options.steps.buildSite({ outDir: site.staging, manifestFile, signal: stop.signal })));
       pending.push(siteBuild);
+      for (const { key, zip } of toCache) await options.zipCache?.set(key, zip);
     }
 
     // 1b. meanwhile: the lint, then the check gate.

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Packet } from '../packets/packet.ts';
 import { zipBaseName } from './candidate-zip.ts';
@@ -90,10 +89,10 @@ export function directoryZipCache(dir: string, fingerprint: string): ZipCache {
       .update(JSON.stringify({ v: ZIP_CACHE_VERSION, kit: fingerprint, kind, id: packet.id, version: packet.prompt.data.version, digest: packet.digest, inputs }))
       .digest('hex');
   const slot = (key: ZipKey) => path.join(dir, key.kind, key.packet.id);
-  const write = async (file: string, data: string | Uint8Array) => {
+  const write = (file: string, data: string | Uint8Array) => {
     const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, data);
-    await rename(tmp, file);
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
   };
   return {
     async get(key) {
@@ -114,10 +113,11 @@ export function directoryZipCache(dir: string, fingerprint: string): ZipCache {
       const base = slot(key);
       const entry: Entry = { schemaVersion: ZIP_CACHE_VERSION, key: keyOf(key), name: zip.name, size: zip.bytes.byteLength, sha256: zip.sha256 };
       try {
-        await mkdir(path.dirname(base), { recursive: true });
-        // Two builds at once may fill the same slot: a sidecar that goes with the other zip fails the sha256 check, a miss.
-        await write(`${base}.zip`, zip.bytes);
-        await write(`${base}.json`, JSON.stringify(entry) + '\n');
+        // Synchronous, as the reads: small files. Two builds at once may fill the same slot: a
+        // sidecar that goes with the other zip fails the sha256 check, a miss.
+        mkdirSync(path.dirname(base), { recursive: true });
+        write(`${base}.zip`, zip.bytes);
+        write(`${base}.json`, JSON.stringify(entry) + '\n');
       } catch {
         // A cache that cannot be written (a read-only node_modules) is no cache; the build goes on.
       }
