@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildSteps, RehearsalOutcome } from '../../bundle/build.ts';
@@ -7,6 +7,7 @@ import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import type { Reporter } from '../../rehearse/reporter.ts';
 import type { CliIo } from '../io.ts';
+import { parsePoolOptions } from '../pool-options.ts';
 
 // The Astro child starts before the rest of the build's modules load (about 0.4 s of them: the
 // lint, the loader, the zips), so only node:*, site-build.ts and types are imported up front.
@@ -113,16 +114,9 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
     io.err(`packet build: the build takes no packet ids (the site lists every packet); use \`packet check ${positionals.join(' ')}\` or \`packet rehearse ${positionals.join(' ')}\` for some.\n`);
     return 2;
   }
-  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
-  const timeout = Number(values.timeout);
-  if (!Number.isInteger(jobs) || jobs < 1) {
-    io.err(`packet build: --jobs must be a whole number of at least 1, not "${values.jobs}".\n`);
-    return 2;
-  }
-  if (!(timeout > 0)) {
-    io.err(`packet build: --timeout must be a positive number of seconds, not "${values.timeout}".\n`);
-    return 2;
-  }
+  const pool = parsePoolOptions('build', values, io);
+  if (!pool) return 2;
+  const { jobs, timeout } = pool;
   const cwd = io.cwd;
   const packetsDir = path.resolve(cwd, values.packets);
   const outDir = path.resolve(cwd, values['out-dir']);

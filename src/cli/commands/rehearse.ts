@@ -1,4 +1,4 @@
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,7 @@ import { exitCodeOf, type RehearsalReport } from '../../rehearse/report.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
+import { parsePoolOptions } from '../pool-options.ts';
 
 export const rehearseHelp = `Usage: packet rehearse [ids...] [options]
 
@@ -108,16 +109,9 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     io.out(rehearseHelp);
     return 0;
   }
-  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
-  const timeout = Number(values.timeout);
-  if (!Number.isInteger(jobs) || jobs < 1) {
-    io.err(`packet rehearse: --jobs must be a whole number of at least 1, not "${values.jobs}".\n`);
-    return 2;
-  }
-  if (!(timeout > 0)) {
-    io.err(`packet rehearse: --timeout must be a positive number of seconds, not "${values.timeout}".\n`);
-    return 2;
-  }
+  const pool = parsePoolOptions('rehearse', values, io);
+  if (!pool) return 2;
+  const { jobs, timeout } = pool;
   const numeric: [string, string | undefined, number][] = [
     ['max-calls', values['max-calls'], 1],
     ['max-tokens', values['max-tokens'], 1],
