@@ -5,12 +5,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createMeter } from '../src/model/budget.ts';
-import { createModelClient } from '../src/model/client.ts';
-import { createLedger } from '../src/model/ledger.ts';
-import { DEFAULT_RETRY_POLICY } from '../src/model/retry.ts';
-import { replyStoreFromDirs, startScriptedServer } from '../src/model/scripted-server.ts';
-import { systemClock } from '../src/model/session.ts';
+import { createMeter } from '../src/llm/budget.ts';
+import { createModelClient } from '../src/llm/client.ts';
+import { createLedger } from '../src/llm/ledger.ts';
+import { DEFAULT_RETRY_POLICY } from '../src/llm/retry.ts';
+import { replyStoreFromDirs, startScriptedServer } from '../src/llm/scripted-server.ts';
+import { systemClock } from '../src/rehearse/session.ts';
 import { loadPackets } from '../src/packets/load.ts';
 import { noCache } from '../src/rehearse/cache.ts';
 import { prepareRunEnvironment } from '../src/rehearse/environment.ts';

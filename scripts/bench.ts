@@ -11,7 +11,7 @@ import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
-import { parseReply } from '../src/model/reply-parse.ts';
+import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
 import { composeWorkspace } from '../src/rehearse/workspace.ts';
 import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';

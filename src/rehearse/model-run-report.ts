@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { BudgetLimits } from '../model/budget.ts';
-import type { SessionResult } from '../model/session.ts';
-import { sortKeys } from '../model/stable-json.ts';
+import type { BudgetLimits } from '../llm/budget.ts';
+import type { SessionResult } from './session.ts';
+import { sortKeys } from '../llm/stable-json.ts';
 import type { ModelRunReport } from './report.ts';
 
 /** The report entry of one model run: verdict, spend and receipts (paths relative to `cwd`), keys sorted. */

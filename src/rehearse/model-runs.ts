@@ -4,12 +4,12 @@
  */
 import path from 'node:path';
 import type { Packet } from '../packets/packet.ts';
-import { effectiveBudget, type BudgetLimits } from '../model/budget.ts';
-import { createModelClient, type FetchLike } from '../model/client.ts';
-import { createLedger } from '../model/ledger.ts';
-import type { RetryPolicy, WaitPlan } from '../model/retry.ts';
-import { runSession, type SessionClock } from '../model/session.ts';
-import { sortKeys } from '../model/stable-json.ts';
+import { effectiveBudget, type BudgetLimits } from '../llm/budget.ts';
+import { createModelClient, type FetchLike } from '../llm/client.ts';
+import { createLedger } from '../llm/ledger.ts';
+import type { RetryPolicy, WaitPlan } from '../llm/retry.ts';
+import { runSession, type SessionClock } from './session.ts';
+import { sortKeys } from '../llm/stable-json.ts';
 import { modelRunReport } from './model-run-report.ts';
 import type { ModelRunReport, RehearsalReport } from './report.ts';
 import type { TestRunner } from './run-tests.ts';

@@ -7,11 +7,11 @@
  */
 import path from 'node:path';
 import type { Packet } from '../packets/packet.ts';
-import { effectiveBudget } from '../model/budget.ts';
-import { createModelClient } from '../model/client.ts';
-import { endpointHost } from '../model/endpoint.ts';
-import { createLedger } from '../model/ledger.ts';
-import { runSession, systemClock, type SessionResult } from '../model/session.ts';
+import { effectiveBudget } from '../llm/budget.ts';
+import { createModelClient } from '../llm/client.ts';
+import { endpointHost } from '../llm/endpoint.ts';
+import { createLedger } from '../llm/ledger.ts';
+import { runSession, systemClock, type SessionResult } from './session.ts';
 import { modelRunReport } from './model-run-report.ts';
 import type { CheckResult } from './report.ts';
 import type { TestRunner } from './run-tests.ts';

@@ -1,8 +1,8 @@
-import type { BudgetLimits } from '../model/budget.ts';
-import type { ErrorClass } from '../model/error-class.ts';
-import type { CaughtBy, SignalMatch } from '../model/evaluate.ts';
-import type { StopReason } from '../model/retry.ts';
-import type { InconclusiveCause, Verdict } from '../model/session.ts';
+import type { BudgetLimits } from '../llm/budget.ts';
+import type { ErrorClass } from '../llm/error-class.ts';
+import type { CaughtBy, SignalMatch } from './evaluate.ts';
+import type { StopReason } from '../llm/retry.ts';
+import type { InconclusiveCause, Verdict } from './session.ts';
 
 /** Version of the rehearsal report document. */
 export const REPORT_SCHEMA_VERSION = 1;

@@ -132,6 +132,10 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions)
   if (options.features.tmpfsSize) args.push('--size', String((options.tmpSizeMb ?? 256) * 1024 * 1024));
   args.push('--tmpfs', '/tmp');
   args.push('--bind', spec.workdir, BUBBLEWRAP_WORKSPACE);
+  // Over the writable work directory, its protected paths read-only (shallowest first).
+  for (const rel of [...spec.readOnlyInWorkdir].sort()) {
+    args.push('--ro-bind', `${spec.workdir}/${rel}`, `${BUBBLEWRAP_WORKSPACE}/${rel}`);
+  }
 
   const extra = [...new Set([...spec.pathPrepend, ...spec.readOnlyPaths])].sort();
   for (const path of extra) {

@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { lstatSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { resolveLimits } from './limits.ts';
 import type { ResourceLimits, RunResult, RunSpec, SandboxKind } from './types.ts';
 
@@ -30,6 +30,8 @@ export interface CheckedRunSpec {
   pathPrepend: readonly string[];
   /** Absolute paths. */
   readOnlyPaths: readonly string[];
+  /** Relative paths inside the work directory, each an existing file or folder reached without a symlink. */
+  readOnlyInWorkdir: readonly string[];
 }
 
 /** Node fires longer timers at once, so they are refused. */
@@ -68,6 +70,11 @@ export function checkRunSpec(spec: RunSpec): CheckedRunSpec | string {
   for (const path of readOnlyPaths) {
     if (typeof path !== 'string' || !isAbsolute(path)) return `readOnlyPaths entry ${String(path)} must be an absolute path`;
   }
+  const readOnlyInWorkdir = spec.readOnlyInWorkdir ?? [];
+  for (const rel of readOnlyInWorkdir) {
+    const problem = workdirPathProblem(spec.workdir, rel);
+    if (problem) return problem;
+  }
   return {
     workdir: spec.workdir,
     command: spec.command,
@@ -77,7 +84,28 @@ export function checkRunSpec(spec: RunSpec): CheckedRunSpec | string {
     outputLimitBytes,
     pathPrepend,
     readOnlyPaths,
+    readOnlyInWorkdir,
   };
+}
+
+/** Why `rel` cannot be bound read-only inside `workdir`, or null. */
+function workdirPathProblem(workdir: string, rel: string): string | null {
+  if (typeof rel !== 'string' || rel === '' || isAbsolute(rel)) return `readOnlyInWorkdir entry ${String(rel)} must be a relative path`;
+  const parts = rel.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..') || rel.includes('\0')) {
+    return `readOnlyInWorkdir entry ${JSON.stringify(rel)} must be a plain relative path (no empty, "." or ".." parts)`;
+  }
+  for (let i = 1; i <= parts.length; i++) {
+    try {
+      const st = lstatSync(join(workdir, ...parts.slice(0, i)));
+      if (st.isSymbolicLink()) return `readOnlyInWorkdir entry ${rel} goes through a symlink (${parts.slice(0, i).join('/')})`;
+      if (i < parts.length && !st.isDirectory()) return `readOnlyInWorkdir entry ${rel}: ${parts.slice(0, i).join('/')} is not a folder`;
+      if (i === parts.length && !st.isDirectory() && !st.isFile()) return `readOnlyInWorkdir entry ${rel} is neither a file nor a folder`;
+    } catch {
+      return `readOnlyInWorkdir entry ${rel} does not exist in the work directory`;
+    }
+  }
+  return null;
 }
 
 /**

@@ -62,6 +62,14 @@ export interface RunSpec {
    * directories is visible. The unconfined sandbox ignores this field (everything is visible).
    */
   readOnlyPaths?: readonly string[];
+  /**
+   * Paths inside the work directory (relative, files or folders, no `..`, no symlink on the
+   * way) that the command may read but not change: bubblewrap binds each read-only over the
+   * writable work directory, so a write, a delete or a rename of it fails. A folder bound this
+   * way also refuses new files. The unconfined sandbox cannot enforce this and leaves them
+   * writable; the caller checks them after the run either way.
+   */
+  readOnlyInWorkdir?: readonly string[];
 }
 
 /** What happened. Every field is present whatever the outcome. */

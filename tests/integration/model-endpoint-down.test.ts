@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
-import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../src/model/scripted-server.ts';
+import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../src/llm/scripted-server.ts';
 import type { RehearsalReport } from '../../src/rehearse/report.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 

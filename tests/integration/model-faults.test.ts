@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMeter, type BudgetLimits } from '../../src/model/budget.ts';
-import { createModelClient, type CallResult } from '../../src/model/client.ts';
-import type { ErrorClass } from '../../src/model/error-class.ts';
-import { createLedger, type Ledger } from '../../src/model/ledger.ts';
-import type { RetryPolicy } from '../../src/model/retry.ts';
-import { startScriptedServer, type ReplyStore, type ScriptedServer, type SeenRequest } from '../../src/model/scripted-server.ts';
+import { createMeter, type BudgetLimits } from '../../src/llm/budget.ts';
+import { createModelClient, type CallResult } from '../../src/llm/client.ts';
+import type { ErrorClass } from '../../src/llm/error-class.ts';
+import { createLedger, type Ledger } from '../../src/llm/ledger.ts';
+import type { RetryPolicy } from '../../src/llm/retry.ts';
+import { startScriptedServer, type ReplyStore, type ScriptedServer, type SeenRequest } from '../../src/llm/scripted-server.ts';
 
 /**
  * The fault matrix through the kit's own client: every fault model ends in its own error class,

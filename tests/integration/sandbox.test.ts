@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,6 +236,35 @@ describe('bubblewrap sandbox', () => {
     expect(result.stdout).toBe(`7\n${1024 * 1024}\n64\nnot-raised\n`);
     expect(result.exitCode).toBe(128 + 25); // SIGXFSZ killed head, sh reports 128 + signal
     expect(statSync(join(work, 'big.bin')).size).toBe(1024 * 1024);
+  });
+
+  it('binds protected paths read-only inside the work directory: no write, delete, rename or new file', async () => {
+    const work = tempDir('ro');
+    mkdirSync(join(work, 'tests'));
+    writeFileSync(join(work, 'tests', 'test_a.py'), 'original\n');
+    writeFileSync(join(work, 'fixture.json'), '{}\n');
+    const script = [
+      'for step in "echo x > tests/test_a.py" "rm -f tests/test_a.py" "mv tests gone" "echo y > tests/conftest.py" "echo z > fixture.json" "rm -f fixture.json"; do',
+      '  if sh -c "$step" 2>/dev/null; then echo "allowed: $step"; else echo "denied: $step"; fi',
+      'done',
+      'echo ok > free.txt && echo "free write ok"',
+    ].join('\n');
+    const result = await bwrap.run({ workdir: work, command: script, readOnlyInWorkdir: ['tests', 'fixture.json'] });
+    expect(result.error).toBeUndefined();
+    expect(result.stdout).not.toContain('allowed:');
+    expect(result.stdout).toContain('free write ok');
+    expect(readFileSync(join(work, 'tests', 'test_a.py'), 'utf8')).toBe('original\n');
+    expect(existsSync(join(work, 'tests', 'conftest.py'))).toBe(false);
+    expect(readFileSync(join(work, 'fixture.json'), 'utf8')).toBe('{}\n');
+  });
+
+  it('refuses a read-only path that escapes the work directory or goes through a symlink', async () => {
+    const work = tempDir('ro-bad');
+    symlinkSync('/etc', join(work, 'etc-link'));
+    for (const rel of ['../x', '/etc/passwd', 'etc-link/passwd', 'missing.txt']) {
+      const result = await bwrap.run({ workdir: work, command: 'true', readOnlyInWorkdir: [rel] });
+      expect(result.error, rel).toMatch(/readOnlyInWorkdir entry/);
+    }
   });
 
   it('reports a missing work directory as data, not an exception', async () => {

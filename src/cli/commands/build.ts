@@ -31,7 +31,7 @@ const buildModules = async () => {
 /** The rehearsal's own modules, loaded only when the build rehearses. */
 const rehearsalModules = async () => {
   const [server, cache, environment, run, command] = await Promise.all([
-    import('../../model/scripted-server.ts'),
+    import('../../llm/scripted-server.ts'),
     import('../../rehearse/cache.ts'),
     import('../../rehearse/environment.ts'),
     import('../../rehearse/rehearse.ts'),

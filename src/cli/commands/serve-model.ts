@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { diagnose } from '../../errors/catalog.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
-import { FAULT_MODELS, replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../model/scripted-server.ts';
+import { FAULT_MODELS, replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../llm/scripted-server.ts';
 import { loadPackets } from '../../packets/load.ts';
 import type { CliIo } from '../io.ts';
 

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMeter, effectiveBudget } from '../../../src/model/budget.ts';
-import { createLedger, sumUsage, type UsageLine } from '../../../src/model/ledger.ts';
-import { redact, stableJson } from '../../../src/model/stable-json.ts';
+import { createMeter, effectiveBudget } from '../../../src/llm/budget.ts';
+import { createLedger, sumUsage, type UsageLine } from '../../../src/llm/ledger.ts';
+import { redact, stableJson } from '../../../src/llm/stable-json.ts';
 
 const packetBudget = { modelCalls: 6, tokens: 20_000, wallSeconds: 600, identicalErrors: 3 };
 

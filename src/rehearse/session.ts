@@ -11,15 +11,15 @@
  *   A dead endpoint is never GAVE-UP and never a pass, whatever stopped the retries.
  */
 import type { Packet } from '../packets/packet.ts';
-import type { TestRunner } from '../rehearse/run-tests.ts';
-import { createMeter, type BudgetLimits, type Spent } from './budget.ts';
-import type { ChatMessage, ModelClient } from './client.ts';
-import { classInfo } from './error-class.ts';
+import type { TestRunner } from './run-tests.ts';
+import { createMeter, type BudgetLimits, type Spent } from '../llm/budget.ts';
+import type { ChatMessage, ModelClient } from '../llm/client.ts';
+import { classInfo } from '../llm/error-class.ts';
 import { evaluateReply, visibleTestOutput, type CaughtBy, type Evaluation, type SignalMatch } from './evaluate.ts';
-import type { Ledger, LedgerSummary, ReceiptPaths } from './ledger.ts';
-import { contextPaths, feedbackMessage, firstMessages, readStarterTexts } from './messages.ts';
-import { parseReply } from './reply-parse.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from './retry.ts';
+import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
+import { contextPaths, feedbackMessage, firstMessages, readStarterTexts } from './session-messages.ts';
+import { parseReply } from '../llm/reply-parse.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
 
 /** How a model run ended. */
 export type Verdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';

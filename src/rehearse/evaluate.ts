@@ -6,11 +6,11 @@
 import { lstat, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Packet } from '../packets/packet.ts';
-import { splitFailing, workspaceContract } from '../rehearse/calibration.ts';
-import type { TestCounts } from '../rehearse/report.ts';
-import { countsOf, describeRun, isGreen, runTests, tail, type TestRunner } from '../rehearse/run-tests.ts';
-import { findSignal, type Evidence } from '../rehearse/signals.ts';
-import { composeWorkspace, protectedMatcher } from '../rehearse/workspace.ts';
+import { splitFailing, workspaceContract } from './calibration.ts';
+import type { TestCounts } from './report.ts';
+import { countsOf, describeRun, isGreen, runTests, tail, type TestRunner } from './run-tests.ts';
+import { findSignal, type Evidence } from './signals.ts';
+import { composeWorkspace, protectedMatcher } from './workspace.ts';
 
 /** What judged a wrong answer. */
 export type CaughtBy = 'visible-tests' | 'hidden-tests' | 'signal';

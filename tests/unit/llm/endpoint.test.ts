@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointFrom, endpointHost, parseEndpoint } from '../../../src/model/endpoint.ts';
+import { endpointFrom, endpointHost, parseEndpoint } from '../../../src/llm/endpoint.ts';
 
 describe('the endpoint', () => {
   it('comes from the flag, then LLM_ENDPOINT, then OPENAI_BASE_URL', () => {

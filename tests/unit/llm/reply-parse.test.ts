@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { fencedBlocks, parseReply, unsafePathReason } from '../../../src/model/reply-parse.ts';
+import { fencedBlocks, parseReply, unsafePathReason } from '../../../src/llm/reply-parse.ts';
 
 const base = new Map([
   ['src/app.py', 'def f():\n    return 1\n\n\ndef g():\n    return 2\n'],

@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Packet } from '../packets/packet.ts';
-import type { ChatMessage } from './client.ts';
-import { protectedMatcher } from '../rehearse/workspace.ts';
+import type { ChatMessage } from '../llm/client.ts';
+import { protectedMatcher } from './workspace.ts';
 
 /** The reply format, as the system message states it. */
 export const SYSTEM_MESSAGE = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorClass } from '../../../src/model/error-class.ts';
-import { backoffCeiling, DEFAULT_RETRY_POLICY, fullJitter, parseRetryAfter, planWait, retryLoop, type AttemptOutcome, type RetryPolicy, type StopReason } from '../../../src/model/retry.ts';
+import type { ErrorClass } from '../../../src/llm/error-class.ts';
+import { backoffCeiling, DEFAULT_RETRY_POLICY, fullJitter, parseRetryAfter, planWait, retryLoop, type AttemptOutcome, type RetryPolicy, type StopReason } from '../../../src/llm/retry.ts';
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
 const policy: RetryPolicy = { baseMs: 500, capMs: 8_000, maxAttempts: 5, maxRetryAfterMs: 60_000 };

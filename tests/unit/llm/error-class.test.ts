@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyThrown, classifyWire, classInfo, emptyWire, ERROR_CLASSES, looksTruncated, readCompletion, type WireRecord } from '../../../src/model/error-class.ts';
+import { classifyThrown, classifyWire, classInfo, emptyWire, ERROR_CLASSES, looksTruncated, readCompletion, type WireRecord } from '../../../src/llm/error-class.ts';
 
 const wire = (w: Partial<WireRecord>): WireRecord => ({ ...emptyWire(), ...w });
 const json = (status: number, body: unknown, extra: Partial<WireRecord> = {}) =>
