@@ -1,12 +1,33 @@
-/** Module boundaries, checked by tests/unit/architecture.test.ts (`npx depcruise src`). */
+/** Module boundaries of src/, checked by tests/unit/architecture.test.ts. */
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'No import cycles.', from: {}, to: { circular: true } },
+    { name: 'no-circular', severity: 'error', comment: 'No import cycles, type-only imports included.', from: {}, to: { circular: true } },
+    {
+      name: 'llm-stands-alone',
+      severity: 'error',
+      comment: 'The endpoint client knows nothing of packets, judging, rehearsal or grading.',
+      from: { path: '^src/llm/' },
+      to: { path: '^src/(judge|rehearse|grade|bundle|cli|lint|packets|sandbox)/' },
+    },
+    {
+      name: 'judge-below-rehearsal',
+      severity: 'error',
+      comment: 'The judge decides verdicts from evidence; the rehearsal, the CLI and the endpoint client sit above it.',
+      from: { path: '^src/judge/' },
+      to: { path: '^src/(rehearse|cli|bundle|llm|lint)/' },
+    },
+    {
+      name: 'packets-model-is-pure',
+      severity: 'error',
+      comment: 'The packet model is read by the CLI and the Astro site alike.',
+      from: { path: '^src/packets/' },
+      to: { path: '^src/(judge|rehearse|grade|bundle|cli|lint|llm|sandbox)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
     parser: 'swc',
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
   },
 };

@@ -13,7 +13,7 @@ import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
 import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
-import { composeWorkspace } from '../src/rehearse/workspace.ts';
+import { EMPTY_SUBMISSION, loadPacketFiles, prepareWorkspace, type Submission } from '../src/judge/workspace.ts';
 import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -39,24 +39,28 @@ async function benchRehearsal(): Promise<void> {
   // The same workspaces the rehearsal runs: floor, sample (+hidden), each mutant (+hidden),
   // and each scripted reply applied to the starter (+hidden).
   const dirs: { dir: string; command: string }[] = [];
+  const tree = async (dir: string, name: string, files: readonly string[]) => new Map(await Promise.all(files.map(async (f) => [f, await readFile(path.join(dir, name, f))] as [string, Buffer])));
   for (const packet of packets) {
     const dir = path.join(root, 'packets', sources.find((s) => s.id === packet.id)!.folder);
-    const sample = { tree: 'sample', files: packet.trees.sample };
-    const layouts = [
-      { layers: [], hidden: false },
-      { layers: [sample], hidden: true },
-      ...Object.entries(packet.trees.mutants).map(([name, files]) => ({ layers: [sample, { tree: `mutants/${name}`, files }], hidden: true })),
+    const files = await loadPacketFiles(packet, dir);
+    const sample = await tree(dir, 'sample', packet.trees.sample);
+    const layouts: { submission: Submission; hidden: boolean }[] = [
+      { submission: EMPTY_SUBMISSION, hidden: false },
+      { submission: { files: sample, deleted: [] }, hidden: true },
     ];
-    for (const l of layouts) {
-      const ws = await composeWorkspace(packet, dir, l.layers, { withHidden: l.hidden, parentDir: scratch });
-      dirs.push({ dir: ws.dir, command: packet.prompt.data.test });
+    for (const [name, list] of Object.entries(packet.trees.mutants)) {
+      layouts.push({ submission: { files: new Map([...sample, ...(await tree(dir, `mutants/${name}`, list))]), deleted: [] }, hidden: true });
     }
     const starter = new Map<string, string>();
     for (const f of packet.trees.starter) starter.set(f, await readFile(path.join(dir, 'starter', f), 'utf8'));
     for (const reply of scriptedReplies(packet)) {
       const parsed = parseReply(await readFile(path.join(dir, 'replies', `${reply.name}.md`), 'utf8'), starter);
       if (!parsed.ok) throw new Error(`${packet.id}: replies/${reply.name}.md: ${parsed.reason}`);
-      const ws = await composeWorkspace(packet, dir, [{ memory: parsed.files }], { withHidden: true, parentDir: scratch });
+      layouts.push({ submission: { files: parsed.files, deleted: parsed.deleted }, hidden: true });
+    }
+    for (const l of layouts) {
+      const ws = await prepareWorkspace(files, l.submission, { withHidden: l.hidden, canaries: true, parentDir: scratch, random: Math.random });
+      if ('rejected' in ws) throw new Error(`${packet.id}: ${ws.rejected}`);
       dirs.push({ dir: ws.dir, command: packet.prompt.data.test });
     }
   }

@@ -234,6 +234,32 @@ export const Errors = {
       `The failure mode "${mode}" caps "${row}" at ${cap}, but that row only goes to ${max}, so the cap never bites.`,
     hint: ({ max }) => `Set caps.max below ${max}.`,
   }),
+  ForbidPatternInvalid: entry<{ pattern: string; reason: string }>({
+    code: 'PK190',
+    name: 'ForbidPatternInvalid',
+    title: 'A forbidden pattern is not a regular expression',
+    severity: 'error',
+    message: ({ pattern, reason }) =>
+      `workspace.forbid pattern /${pattern}/ does not compile (${reason}). The judge would report it on every run and never pass a submission of this packet.`,
+    hint: () => 'Fix the pattern (JavaScript regular expression syntax; in YAML double quotes, write a backslash as \\\\).',
+  }),
+  AllowGlobInvalid: entry<{ glob: string; reason: string }>({
+    code: 'PK191',
+    name: 'AllowGlobInvalid',
+    title: 'An allowed-files glob is not usable',
+    severity: 'error',
+    message: ({ glob, reason }) => `workspace.allow glob "${glob}" ${reason}.`,
+    hint: () => 'Write a glob relative to the workspace root, such as "src/**" or "NOTES.md".',
+  }),
+  DeliverableOutsideAllow: entry<{ deliverable: string }>({
+    code: 'PK192',
+    name: 'DeliverableOutsideAllow',
+    title: 'A deliverable the contract forbids',
+    severity: 'error',
+    message: ({ deliverable }) =>
+      `The deliverable ${deliverable} is not in the starter and no workspace.allow glob covers it, so handing it in breaks the workspace contract and no submission can pass.`,
+    hint: ({ deliverable }) => `Add "${deliverable}" (or a glob that covers it) to workspace.allow.`,
+  }),
   SandboxUnavailable: entry<{ reason: string }>({
     code: 'PK401',
     name: 'SandboxUnavailable',

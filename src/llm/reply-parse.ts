@@ -22,6 +22,8 @@ export interface ParsedReply {
 export interface RejectedReply {
   ok: false;
   reason: string;
+  /** The reply holds no code at all (a refusal, an answer in words): no fenced path block, no diff. */
+  noCode?: true;
 }
 
 /** At most this many files per reply, and this many bytes in all. */
@@ -118,7 +120,7 @@ export function parseReply(text: string, base: ReadonlyMap<string, string>): Par
   }
 
   const diff = diffText(text);
-  if (!diff) return { ok: false, reason: 'the reply has no fenced block with a path= attribute and no unified diff' };
+  if (!diff) return { ok: false, noCode: true, reason: 'the reply has no fenced block with a path= attribute and no unified diff' };
   let patches: ReturnType<typeof parsePatch>;
   try {
     patches = parsePatch(diff);

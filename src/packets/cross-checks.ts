@@ -52,6 +52,31 @@ export function crossCheck(packet: Packet): Diagnostic[] {
     }
   });
 
+  prompt.data.workspace.forbid.forEach((rule, i) => {
+    try {
+      new RegExp(rule.pattern);
+    } catch (err) {
+      out.push(diagnose(Errors.ForbidPatternInvalid, placeOf(prompt, ['workspace', 'forbid', i, 'pattern']), { pattern: rule.pattern, reason: (err as Error).message }));
+    }
+  });
+  const allowMatchers: ((f: string) => boolean)[] = [];
+  prompt.data.workspace.allow.forEach((glob, i) => {
+    const where = placeOf(prompt, ['workspace', 'allow', i]);
+    let re: RegExp;
+    try {
+      re = picomatch.makeRe(glob, { dot: true });
+    } catch (err) {
+      return void out.push(diagnose(Errors.AllowGlobInvalid, where, { glob, reason: `does not compile (${(err as Error).message})` }));
+    }
+    // picomatch turns a glob it cannot read (an unclosed brace, a reversed range) into a pattern that matches nothing.
+    if (re.source === '$^') return void out.push(diagnose(Errors.AllowGlobInvalid, where, { glob, reason: 'can never match a path (an unclosed brace or bracket, or a reversed range?)' }));
+    allowMatchers.push(picomatch(glob, { dot: true }));
+  });
+  prompt.data.deliverables.forEach((d, i) => {
+    if (!/[/.]/.test(d) || trees.starter.includes(d) || allowMatchers.some((m) => m(d))) return;
+    out.push(diagnose(Errors.DeliverableOutsideAllow, placeOf(prompt, ['deliverables', i]), { deliverable: d }));
+  });
+
   prompt.data.protected.forEach((glob, i) => {
     const match = picomatch(glob, { dot: true });
     if (!trees.starter.some((f) => match(f))) out.push(diagnose(Errors.ProtectedNoMatch, placeOf(prompt, ['protected', i]), { glob }));

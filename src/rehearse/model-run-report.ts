@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { BudgetLimits } from '../llm/budget.ts';
-import type { SessionResult } from './session.ts';
+import { testsOf, type SessionResult } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import type { ModelRunReport } from './report.ts';
 
@@ -23,6 +23,7 @@ export function modelRunReport(
     ...(result.inconclusiveCause ? { inconclusiveCause: result.inconclusiveCause } : {}),
     possibleLeak: result.possibleLeak,
     caughtBy: result.caughtBy,
+    findings: result.findings,
     signals: result.signals,
     calls: l.calls,
     turns: result.turns.length,
@@ -33,7 +34,7 @@ export function modelRunReport(
     stop: result.stop?.reason ?? null,
     budget: about.budget,
     receipts: { usage: rel(result.receipts.usage), ledger: rel(result.receipts.ledger), giveUp: rel(result.receipts.giveUp) },
-    ...(result.evaluation && !result.evaluation.rejected && !result.evaluation.infra ? { tests: result.evaluation.tests } : {}),
+    ...(testsOf(result.evaluation) && result.evaluation?.verdict !== 'INCONCLUSIVE' ? { tests: testsOf(result.evaluation)! } : {}),
   };
   return sortKeys(entry);
 }

@@ -12,7 +12,8 @@ import { runSession, type SessionClock } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import { modelRunReport } from './model-run-report.ts';
 import type { ModelRunReport, RehearsalReport } from './report.ts';
-import type { TestRunner } from './run-tests.ts';
+import type { TestRunner } from '../judge/run-tests.ts';
+import { loadPacketFiles } from '../judge/workspace.ts';
 
 /** Everything the live runs need. */
 export interface ModelRunsOptions {
@@ -62,7 +63,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
     const about = { date, packet: packet.id, version: packet.prompt.data.version, digest: packet.digest, model, endpoint: o.endpoint.host, budget: limits, cwd: o.cwd };
     const sample = o.offline.packets.find((p) => p.id === packet.id)?.checks.find((c) => c.id === 'sample');
     let run: ModelRunReport;
-    if (!sample?.ok || !sample.tests?.ran) {
+    if (!sample?.ok) {
       run = sortKeys({
         ...about,
         verdict: 'INCONCLUSIVE',
@@ -70,6 +71,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
         reason: 'the packet\'s own sample does not pass its tests, so no answer can be judged; fix the packet first',
         possibleLeak: false,
         caughtBy: [],
+        findings: [],
         signals: [],
         calls: 0,
         turns: 0,
@@ -84,15 +86,13 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
       const dir = o.outDir ? path.join(o.outDir, packet.id) : null;
       const ledger = await createLedger({ dir, header: { packet: packet.id, version: about.version, digest: packet.digest, model, endpoint: o.endpoint.host }, secrets: o.apiKey ? [o.apiKey] : [] });
       const result = await runSession({
-        packet,
-        packetDir: o.packetDirs.get(packet.id)!,
+        files: await loadPacketFiles(packet, o.packetDirs.get(packet.id)!),
         client,
         model,
         limits,
         ...(o.policy ? { policy: o.policy } : {}),
         runner: o.runner,
         scratchDir: o.scratchDir,
-        expectedRan: sample.tests.ran,
         feedbackTurns: o.feedbackTurns,
         stallCalls: o.stallCalls,
         ledger,

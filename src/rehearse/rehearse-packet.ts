@@ -1,15 +1,27 @@
+/**
+ * Rehearse one packet: every check of DESIGN section 2, each workspace judged by the one judge
+ * (src/judge). The floor (starter, visible tests) must be red for the right reason; the sample
+ * must be PASS; each mode's mutant must be killed by the tests; each signal must match its
+ * mutant and not the sample; the rubric must tell the sample from each mutant; each scripted
+ * reply must end as its mode says. Every defect carries a catalog code.
+ */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LimitFunction } from 'p-limit';
+import { RehearsalDefects } from '../errors/judge-catalog.ts';
+import { autoEvidence, scoreCard } from '../judge/auto-rows.ts';
+import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
+import type { Judgement } from '../judge/judge.ts';
+import type { TestRunner } from '../judge/run-tests.ts';
+import { compileSignal, describeSearch, findSignal, type SignalHit } from '../judge/signals.ts';
+import { canonicalTestId } from '../judge/test-ids.ts';
+import { EMPTY_SUBMISSION, loadPacketFiles, type PacketFiles, type Submission } from '../judge/workspace.ts';
 import type { Packet } from '../packets/packet.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
-import { scoreCard, splitFailing, workspaceContract, type AutoEvidence } from './calibration.ts';
+import { defect } from './defect.ts';
+import { replyChecks, type ScriptedEndpoint } from './replies.ts';
 import type { CheckResult, PacketReport } from './report.ts';
 import { statusOf } from './report.ts';
-import { countsOf, describeRun, isGreen, runTests, tail, type TestRun, type TestRunner } from './run-tests.ts';
-import { replyChecks, type ScriptedEndpoint } from './replies.ts';
-import { findSignal, type Evidence, type SignalHit } from './signals.ts';
-import { composeWorkspace, protectedMatcher, type Layer } from './workspace.ts';
 
 /** What rehearsing one packet needs. */
 export interface PacketRehearsal {
@@ -23,6 +35,8 @@ export interface PacketRehearsal {
   scratchDir: string;
   /** Monotonic clock, ms. */
   now: () => number;
+  /** [0, 1), for the canaries' names; default Math.random. */
+  random?: () => number;
   /** Told about each check as it ends. */
   onCheck?: (check: CheckResult) => void;
   /** The embedded scripted endpoint: when set, every scripted reply is rehearsed through it (`reply:<name>` checks). */
@@ -31,257 +45,191 @@ export interface PacketRehearsal {
   date?: () => Date;
 }
 
-/** A workspace that ran the tests, kept for signals and calibration. */
+/** One judged workspace of the rehearsal. */
 interface Subject {
   name: string;
-  run: TestRun;
-  evidence: Evidence;
-  /** Files this subject's layers changed, with their text (for the workspace contract). */
-  changed: Map<string, string>;
-  /** A layer wrote a protected path (it was restored before the run). */
-  touchedProtected: string[];
-  /** Milliseconds from composing the workspace to the end of the run, queueing excluded. */
+  judged: JudgedRun | { rejected: string };
   ms: number;
 }
 
-async function readLayerFiles(packetDir: string, tree: string, files: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const f of files) out.set(f, await readFile(path.join(packetDir, tree, f), 'utf8').catch(() => ''));
+async function treeFiles(packetDir: string, tree: string, files: readonly string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const f of files) out.set(f, await readFile(path.join(packetDir, tree, f)));
   return out;
 }
 
-/** Run the tests of one composed workspace and keep its evidence. The workspace is removed after. */
-async function runSubject(r: PacketRehearsal, name: string, layers: { tree: string; files: readonly string[] }[], withHidden: boolean): Promise<Subject> {
-  const { packet, packetDir } = r;
-  return r.limit(async () => {
-    const t0 = r.now();
-    const ws = await composeWorkspace(packet, packetDir, layers, { withHidden, parentDir: r.scratchDir });
-    try {
-      const run = await runTests(r.runner, ws.dir, packet.prompt.data.test);
-      const isProtected = new Set(ws.protectedFiles);
-      const changed = new Map<string, string>();
-      const touchedProtected: string[] = [];
-      for (const layer of layers) {
-        for (const [f, text] of await readLayerFiles(packetDir, layer.tree, layer.files)) {
-          if (isProtected.has(f) || protectedMatcher(packet)(f)) touchedProtected.push(f);
-          else changed.set(f, text);
-        }
-      }
-      // Signals read the files before the workspace goes: keep the candidate files' text in memory.
-      const candidateFiles = ws.files.filter((f) => !isProtected.has(f));
-      const snapshot = new Map<string, string>();
-      for (const f of candidateFiles) snapshot.set(f, await readFile(path.join(ws.dir, f), 'utf8').catch(() => ''));
-      const evidence: Evidence = {
-        candidateFiles,
-        starterDir: path.join(packetDir, 'starter'),
-        starterFiles: packet.trees.starter,
-        output: run.output,
-        snapshot,
-      };
-      return { name, run, evidence, changed, touchedProtected, ms: r.now() - t0 };
-    } finally {
-      await ws.dispose();
-    }
+async function judgeSubject(r: PacketRehearsal, files: PacketFiles, name: string, submission: Submission, withHidden: boolean): Promise<Subject> {
+  const judged = await judgeRun({
+    files,
+    submission,
+    withHidden,
+    runner: r.runner,
+    scratchDir: r.scratchDir,
+    random: r.random ?? Math.random,
+    now: r.now,
+    schedule: (fn) => r.limit(fn),
   });
+  return { name, judged, ms: 'rejected' in judged ? 0 : judged.durationMs };
 }
 
-function infraFailure(run: TestRun): string | undefined {
-  return run.result.error ? `the sandbox could not run the tests: ${run.result.error}` : undefined;
+/** The judgement of a subject, or why there is none (a layout the sandbox never saw, or a sandbox failure). */
+function judgementOf(s: Subject): Judgement | { unjudged: string } {
+  if ('rejected' in s.judged) return { unjudged: `the files could not be laid out: ${s.judged.rejected}` };
+  const infra = s.judged.judgement.findings.find((f) => f.kind === 'infra');
+  return infra ? { unjudged: infra.message } : s.judged.judgement;
 }
 
-/** Rehearse one packet: floor, sample, one mutant per mode, signals, calibration. */
+function testsPart(s: Subject): Pick<CheckResult, 'tests' | 'outputTail' | 'findings'> {
+  if ('rejected' in s.judged) return {};
+  const j = s.judged.judgement;
+  return { tests: j.tests, outputTail: s.judged.outputTail, ...(j.findings.length ? { findings: j.findings } : {}) };
+}
+
+function inconclusive(check: string, reason: string): Pick<CheckResult, 'ok' | 'inconclusive' | 'code' | 'defect' | 'actual'> {
+  return { ...defect(RehearsalDefects.CheckInconclusive, { check, reason }), inconclusive: true, actual: reason };
+}
+
+/** The floor: the starter under its visible tests is red, because visible tests fail an assertion. */
+export function floorCheck(packet: Packet, files: PacketFiles, floor: Subject): CheckResult {
+  const declared = packet.sample.data.floor?.failing;
+  const base = {
+    id: 'floor',
+    kind: 'floor' as const,
+    expected: declared ? `red: exactly ${declared.length} named tests fail` : 'red: visible tests fail an assertion',
+    durationMs: floor.ms,
+    ...testsPart(floor),
+  };
+  const j = judgementOf(floor);
+  if ('unjudged' in j) return { ...base, ...inconclusive('floor', j.unjudged) };
+  const actual = j.description;
+  const wrong = (reason: string) => ({ ...base, ...defect(RehearsalDefects.FloorWrongReason, { reason }), actual });
+  const runFinding = j.findings.find((f) => f.kind === 'run' || f.kind === 'tamper');
+  if (runFinding) return wrong(`${runFinding.code} ${runFinding.message}`);
+  if (j.testsGreen) return { ...base, ...defect(RehearsalDefects.FloorGreen, {}), actual };
+  if (j.tests.failed === 0) return wrong(`the tests error out instead of failing an assertion (${j.tests.errors} errors, no failures)`);
+  if (declared) {
+    const canon = (id: string) => canonicalTestId(id, files.testFiles.visible) ?? id;
+    const want = new Set(declared.map(canon));
+    const got = new Set(j.failing.visible);
+    const missing = declared.filter((id) => !got.has(canon(id)));
+    const extra = j.tests.failing.filter((id) => !want.has(canon(id)));
+    if (missing.length || extra.length) return { ...base, ...defect(RehearsalDefects.FloorWrongTests, { missing, extra }), actual };
+  }
+  return { ...base, ok: true, actual };
+}
+
+/** The sample: PASS, with the hidden tests run, and keeping its own packet's rules. */
+export function sampleCheck(packet: Packet, floor: Subject, sample: Subject): CheckResult {
+  const base = { id: 'sample', kind: 'sample' as const, expected: 'PASS: every test green, nothing forged, the packet\'s rules kept', durationMs: sample.ms, ...testsPart(sample) };
+  const j = judgementOf(sample);
+  if ('unjudged' in j) return { ...base, ...inconclusive('sample', j.unjudged) };
+  const actual = j.description;
+  const say = (list: typeof j.findings) => list.map((f) => `${f.code} ${f.message}`).join('; ');
+  const testFindings = j.findings.filter((f) => ['run', 'tamper', 'tests', 'hidden-tests'].includes(f.kind));
+  if (testFindings.length) return { ...base, ...defect(RehearsalDefects.SampleRed, { reason: say(testFindings) }), actual };
+  const rules = j.findings.filter((f) => ['protected', 'contract', 'deliverable', 'unsafe'].includes(f.kind));
+  if (rules.length) return { ...base, ...defect(RehearsalDefects.SampleBreaksPacket, { what: 'The sample solution', findings: say(rules) }), actual };
+  const floorJ = judgementOf(floor);
+  const floorRan = 'unjudged' in floorJ ? 0 : (floorJ.tests.ran ?? 0);
+  const sampleRan = j.tests.ran ?? 0;
+  if (packet.trees.hidden.length && sampleRan <= floorRan) return { ...base, ...defect(RehearsalDefects.HiddenNotRun, { sampleRan, floorRan }), actual };
+  return { ...base, ok: true, actual };
+}
+
+/** A mode's mutant: the tests kill it. */
+export function mutantCheck(mode: FailureMode, subject: Subject): CheckResult {
+  const base = { id: `mutant:${mode.id}`, kind: 'mutant' as const, mode: mode.id, expected: 'red: the tests kill the mutant', durationMs: subject.ms, ...testsPart(subject) };
+  const j = judgementOf(subject);
+  if ('unjudged' in j) return { ...base, ...inconclusive(`mutant:${mode.id}`, j.unjudged) };
+  if (j.testsGreen) return { ...base, ...defect(RehearsalDefects.MutantSurvived, { mode: mode.id, title: mode.title, ran: j.tests.ran }), actual: `survived: ${j.description}` };
+  const onlyHidden = j.visibleGreen;
+  return { ...base, ok: true, actual: `killed: ${j.description}${onlyHidden ? '; only the hidden tests caught it (visible tests would show a false green)' : ''}` };
+}
+
+function hitOf(mode: FailureMode, s: Subject): SignalHit | null | string {
+  if ('rejected' in s.judged) return null;
+  const e = s.judged.evidence;
+  return findSignal(mode, { before: e.before, starter: e.starter, output: e.run.error ? '' : e.run.output });
+}
+
+/** A mode's signal: matches its mutant, not the sample. */
+export function signalCheck(mode: FailureMode, sample: Subject, mutant: Subject, now: () => number): CheckResult {
+  const t0 = now();
+  const base = { id: `signal:${mode.id}`, kind: 'signal' as const, mode: mode.id, expected: `matches the mutant, not the sample (searches ${describeSearch(mode)})` };
+  const compiled = compileSignal(mode);
+  if (typeof compiled === 'string') return { ...base, ...defect(RehearsalDefects.SignalInvalid, { mode: mode.id, reason: compiled }), actual: 'does not compile', durationMs: now() - t0 };
+  const onMutant = hitOf(mode, mutant);
+  const onSample = hitOf(mode, sample);
+  const show = (h: SignalHit | null | string) => (h && typeof h !== 'string' ? `${h.where}: ${h.line}` : 'no match');
+  const actual = `mutant: ${show(onMutant)}; sample: ${show(onSample)}`;
+  const durationMs = now() - t0;
+  if (!onMutant || typeof onMutant === 'string') return { ...base, ...defect(RehearsalDefects.SignalMissesMutant, { mode: mode.id, searched: describeSearch(mode) }), actual, durationMs };
+  if (onSample && typeof onSample !== 'string') return { ...base, ...defect(RehearsalDefects.SignalMatchesSample, { mode: mode.id, where: onSample.where, line: onSample.line }), actual, durationMs };
+  return { ...base, ok: true, actual, durationMs };
+}
+
+/** The rubric scored on a subject (judgement rows at their best): the sample clears the bar, a mutant does not. */
+export function calibrationCheck(packet: Packet, subject: Subject, mode: FailureMode | undefined, now: () => number): CheckResult | null {
+  const t0 = now();
+  const j = judgementOf(subject);
+  if ('unjudged' in j) return null;
+  const { scores, decision } = scoreCard(packet, autoEvidence(j));
+  const ok = decision.decision === (mode ? 'no-hire' : 'hire');
+  const card = Object.entries(scores).map(([row, s]) => `${row} ${s}`).join(', ');
+  const base = {
+    id: `calibration:${subject.name}`,
+    kind: 'calibration' as const,
+    ...(mode ? { mode: mode.id } : {}),
+    expected: mode ? 'below the hire bar or vetoed' : 'clears the hire bar',
+    actual: `${decision.decision}: ${decision.reason} [${card}]`,
+    durationMs: now() - t0,
+  };
+  if (ok) return { ...base, ok: true };
+  return mode
+    ? { ...base, ...defect(RehearsalDefects.CalibrationMutant, { mode: mode.id, title: mode.title, total: decision.total, max: decision.max, hireBar: decision.hireBar }) }
+    : { ...base, ...defect(RehearsalDefects.CalibrationSample, { reason: decision.reason }) };
+}
+
+/** Rehearse one packet: floor, sample, one mutant per mode, signals, calibration, scripted replies. */
 export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> {
-  const { packet } = r;
+  const { packet, packetDir } = r;
   const started = r.now();
   const checks: CheckResult[] = [];
-  const push = (c: CheckResult) => {
+  const push = (c: CheckResult | null) => {
+    if (!c) return;
     checks.push(c);
     r.onCheck?.(c);
   };
-  const sampleLayer = { tree: 'sample', files: packet.trees.sample };
-  const [floor, sample] = await Promise.all([runSubject(r, 'starter', [], false), runSubject(r, 'sample', [sampleLayer], true)]);
+  const files = await loadPacketFiles(packet, packetDir);
+  const sampleFiles = await treeFiles(packetDir, 'sample', packet.trees.sample);
+  const [floor, sample] = await Promise.all([
+    judgeSubject(r, files, 'starter', EMPTY_SUBMISSION, false),
+    judgeSubject(r, files, 'sample', { files: sampleFiles, deleted: [] }, true),
+  ]);
+  push(floorCheck(packet, files, floor));
+  push(sampleCheck(packet, floor, sample));
 
-  // Floor: red for the right reason.
-  {
-    const run = floor.run;
-    const infra = infraFailure(run);
-    const expectedFailing = r.packet.sample.data.floor?.failing;
-    let defect: string | undefined;
-    const s = run.summary;
-    if (infra) defect = infra;
-    else if (run.result.timedOut) defect = 'The starter\'s tests hang: they were killed at the time limit instead of failing.';
-    else if (s.crash) defect = `The starter is red for the wrong reason: ${s.crash}. A candidate would start from a crash, not from failing tests.`;
-    else if (isGreen(run, 1)) defect = 'The starter already passes its visible tests, so the task is done before it starts.';
-    else if (!s.ran) defect = 'The starter\'s test run executed no test.';
-    else if (s.failed === 0) defect = `The starter's tests error out instead of failing an assertion (${s.errors} errors, no failures).`;
-    else if (expectedFailing) {
-      const missing = expectedFailing.filter((id) => !s.failing.includes(id));
-      const extra = s.failing.filter((id) => !expectedFailing.includes(id));
-      if (missing.length || extra.length) {
-        defect = `The starter fails other tests than the packet expects${missing.length ? `; expected to fail but did not: ${missing.join(', ')}` : ''}${extra.length ? `; failed unexpectedly: ${extra.join(', ')}` : ''}.`;
-      }
-    }
-    push({
-      id: 'floor',
-      kind: 'floor',
-      expected: expectedFailing ? `red: exactly ${expectedFailing.length} named tests fail` : 'red: visible tests fail an assertion',
-      actual: describeRun(run),
-      ok: !defect,
-      ...(infra ? { inconclusive: true } : {}),
-      ...(defect ? { defect } : {}),
-      durationMs: floor.ms,
-      tests: countsOf(run),
-      outputTail: tail(run.output),
-    });
-  }
-
-  // Sample: green with visible and hidden tests, and the hidden tests really ran.
-  const floorRan = floor.run.summary.ran ?? 0;
-  const sampleRan = sample.run.summary.ran ?? 0;
-  {
-    const run = sample.run;
-    const infra = infraFailure(run);
-    let defect: string | undefined;
-    if (infra) defect = infra;
-    else if (!isGreen(run, Math.max(1, floorRan))) defect = `The sample solution does not pass the tests (${describeRun(run)}), so no candidate can be expected to.`;
-    else if (packet.trees.hidden.length && sampleRan <= floorRan)
-      defect = `The hidden tests did not run: the sample ran ${sampleRan} tests, the starter ${floorRan}. Check the hidden files' names match the test command's pattern.`;
-    push({
-      id: 'sample',
-      kind: 'sample',
-      expected: 'green: visible and hidden tests pass',
-      actual: describeRun(run) + (sample.touchedProtected.length ? `; the sample's own copies of ${sample.touchedProtected.join(', ')} were replaced by the packet's` : ''),
-      ok: !defect,
-      ...(infra ? { inconclusive: true } : {}),
-      ...(defect ? { defect } : {}),
-      durationMs: sample.ms,
-      tests: countsOf(run),
-      outputTail: tail(run.output),
-    });
-  }
-
-  // Scripted replies through the model pipeline, alongside the mutants (they need the sample's test count).
+  // Scripted replies through the model pipeline, alongside the mutants.
   const replies =
-    r.scripted && !infraFailure(sample.run)
-      ? replyChecks({
-          packet,
-          packetDir: r.packetDir,
-          runner: r.runner,
-          schedule: (fn) => r.limit(fn),
-          scratchDir: r.scratchDir,
-          sampleRan,
-          endpoint: r.scripted,
-          date: r.date ?? (() => new Date()),
-          now: r.now,
-        })
+    r.scripted && !('unjudged' in judgementOf(sample))
+      ? replyChecks({ files, runner: r.runner, schedule: (fn) => r.limit(fn), scratchDir: r.scratchDir, endpoint: r.scripted, date: r.date ?? (() => new Date()), now: r.now })
       : Promise.resolve([]);
   // Awaited after the calibration; until then a failure must not go unhandled.
   replies.catch(() => undefined);
 
-  // One mutant per mode: killed.
   const modes = packet.failures.data.modes;
   const mutants = await Promise.all(
     modes.map(async (mode) => {
       const name = mode.mutant.replace(/\/+$/, '').split('/')[1] ?? mode.id;
-      const files = packet.trees.mutants[name] ?? [];
-      const subject = await runSubject(r, mode.id, [sampleLayer, { tree: `mutants/${name}`, files }], true);
-      return { mode, subject, ms: subject.ms };
+      const overlay = await treeFiles(packetDir, `mutants/${name}`, packet.trees.mutants[name] ?? []);
+      const subject = await judgeSubject(r, files, mode.id, { files: new Map([...sampleFiles, ...overlay]), deleted: [] }, true);
+      return { mode, subject };
     }),
   );
-  for (const { mode, subject, ms } of mutants) {
-    const run = subject.run;
-    const infra = infraFailure(run);
-    const survived = !infra && isGreen(run, sampleRan);
-    const split = splitFailing(packet, run.summary.failing);
-    const onlyHidden = !survived && !infra && split.visible === 0 && run.summary.failing.length > 0;
-    push({
-      id: `mutant:${mode.id}`,
-      kind: 'mutant',
-      mode: mode.id,
-      expected: 'red: the tests kill the mutant',
-      actual: survived ? `survived: ${describeRun(run)}` : `killed: ${describeRun(run)}${onlyHidden ? '; only the hidden tests caught it (visible tests would show a false green)' : ''}`,
-      ok: !survived && !infra,
-      ...(infra ? { inconclusive: true, defect: infra } : {}),
-      ...(survived
-        ? { defect: `The tests miss the failure "${mode.title}" (${mode.id}): its mutant passes all ${run.summary.ran} tests. Add a test that fails on mutants/${mode.id}.` }
-        : {}),
-      durationMs: ms,
-      tests: countsOf(run),
-      outputTail: tail(run.output),
-    });
-  }
-
-  // Signals: each matches its mutant and not the sample.
-  const hits = new Map<string, Map<string, SignalHit | null | string>>();
-  const subjects = [sample.evidence, ...mutants.map((m) => m.subject.evidence)];
-  const names = ['sample', ...mutants.map((m) => m.mode.id)];
-  for (const mode of modes) {
-    const t0 = r.now();
-    const perSubject = new Map<string, SignalHit | null | string>();
-    for (let i = 0; i < subjects.length; i++) perSubject.set(names[i]!, await findSignal(mode, subjects[i]!));
-    hits.set(mode.id, perSubject);
-    const onMutant = perSubject.get(mode.id);
-    const onSample = perSubject.get('sample');
-    let defect: string | undefined;
-    if (typeof onMutant === 'string') defect = `The signal of "${mode.id}" is not a valid regular expression: ${onMutant}.`;
-    else if (!onMutant) defect = `The signal of "${mode.id}" does not match its own mutant, so a reviewer grepping for it would miss this failure.`;
-    else if (onSample && typeof onSample !== 'string') defect = `The signal of "${mode.id}" also matches the sample solution (${onSample.where}: ${onSample.line}), so it would flag a good answer.`;
-    push({
-      id: `signal:${mode.id}`,
-      kind: 'signal',
-      mode: mode.id,
-      expected: 'matches the mutant, not the sample',
-      actual: `${onMutant && typeof onMutant !== 'string' ? `mutant: ${onMutant.where}: ${onMutant.line}` : 'mutant: no match'}; ${onSample && typeof onSample !== 'string' ? `sample: ${onSample.where}: ${onSample.line}` : 'sample: no match'}`,
-      ok: !defect,
-      ...(defect ? { defect } : {}),
-      durationMs: r.now() - t0,
-    });
-  }
-
-  // Calibration: the sample clears the hire bar; every mutant falls below it or trips a veto.
-  const calibrate = (subject: Subject, name: string): AutoEvidence => {
-    const split = splitFailing(packet, subject.run.summary.failing);
-    const green = isGreen(subject.run, name === 'sample' ? Math.max(1, floorRan) : sampleRan);
-    const visibleGreen = green || (!subject.run.result.error && !subject.run.result.timedOut && !subject.run.summary.crash && split.visible === 0 && subject.run.summary.failing.length > 0);
-    const matchedModes = modes.filter((m) => {
-      const h = hits.get(m.id)?.get(name);
-      return h && typeof h !== 'string';
-    });
-    return {
-      testsGreen: green,
-      visibleGreen,
-      hiddenGreen: green || split.hidden === 0,
-      protectedIntact: subject.touchedProtected.length === 0,
-      workspaceOk: workspaceContract(packet, subject.changed).ok,
-      matchedModes: matchedModes.map((m) => m.id),
-    };
-  };
-  const calib = [{ name: 'sample', subject: sample, mode: undefined as FailureMode | undefined }, ...mutants.map((m) => ({ name: m.mode.id, subject: m.subject, mode: m.mode }))];
-  for (const { name, subject, mode } of calib) {
-    const t0 = r.now();
-    if (subject.run.result.error) continue;
-    const { scores, decision } = scoreCard(packet, calibrate(subject, name));
-    const want = mode ? 'no-hire' : 'hire';
-    const ok = decision.decision === want;
-    const card = Object.entries(scores).map(([row, s]) => `${row} ${s}`).join(', ');
-    push({
-      id: `calibration:${name}`,
-      kind: 'calibration',
-      ...(mode ? { mode: mode.id } : {}),
-      expected: mode ? 'below the hire bar or vetoed' : 'clears the hire bar',
-      actual: `${decision.decision}: ${decision.reason} [${card}]`,
-      ok,
-      ...(ok
-        ? {}
-        : {
-            defect: mode
-              ? `The rubric cannot tell "${mode.title}" from a hire: scored with every judgement row at its best, the mutant still gets ${decision.total} of ${decision.max} (hire bar ${decision.hireBar}) and trips no veto. Raise the bar, add a veto, or cap a row lower.`
-              : `The sample solution does not clear the rubric's own hire bar (${decision.reason}).`,
-          }),
-      durationMs: r.now() - t0,
-    });
-  }
-
+  for (const { mode, subject } of mutants) push(mutantCheck(mode, subject));
+  for (const { mode, subject } of mutants) push(signalCheck(mode, sample, subject, r.now));
+  push(calibrationCheck(packet, sample, undefined, r.now));
+  for (const { mode, subject } of mutants) push(calibrationCheck(packet, subject, mode, r.now));
   for (const check of await replies) push(check);
 
   return {
@@ -290,7 +238,7 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
     digest: packet.digest,
     status: statusOf(checks),
     checks,
-    defects: checks.filter((c) => c.defect).map((c) => c.defect!),
+    defects: checks.filter((c) => c.defect).map((c) => (c.code ? `${c.code} ${c.defect!}` : c.defect!)),
     cached: false,
     durationMs: r.now() - started,
   };

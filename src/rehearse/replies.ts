@@ -6,15 +6,18 @@
  * the packet still catches; the check says which). Anything else is a packet defect.
  */
 import path from 'node:path';
+import { RehearsalDefects } from '../errors/judge-catalog.ts';
+import type { TestRunner } from '../judge/run-tests.ts';
+import type { PacketFiles } from '../judge/workspace.ts';
 import type { Packet } from '../packets/packet.ts';
 import { effectiveBudget } from '../llm/budget.ts';
 import { createModelClient } from '../llm/client.ts';
 import { endpointHost } from '../llm/endpoint.ts';
 import { createLedger } from '../llm/ledger.ts';
-import { runSession, systemClock, type SessionResult } from './session.ts';
+import { runSession, systemClock, testsOf, type SessionResult } from './session.ts';
 import { modelRunReport } from './model-run-report.ts';
 import type { CheckResult } from './report.ts';
-import type { TestRunner } from './run-tests.ts';
+import { defect } from './defect.ts';
 
 /** The embedded endpoint, for scripted replies. */
 export interface ScriptedEndpoint {
@@ -28,13 +31,11 @@ export interface ScriptedEndpoint {
 
 /** What the reply checks of one packet need. */
 export interface ReplyChecksInput {
-  packet: Packet;
-  packetDir: string;
+  /** The packet's files and rules. */
+  files: PacketFiles;
   runner: TestRunner;
   schedule: <T>(fn: () => Promise<T>) => Promise<T>;
   scratchDir: string;
-  /** Tests the sample ran (visible and hidden). */
-  sampleRan: number;
   endpoint: ScriptedEndpoint;
   date: () => Date;
   now: () => number;
@@ -53,29 +54,29 @@ export function scriptedReplies(packet: Packet): { name: string; mode?: { id: st
   return out;
 }
 
-function judge(reply: { name: string; mode?: { id: string; title: string } }, r: SessionResult): Pick<CheckResult, 'ok' | 'inconclusive' | 'defect' | 'actual'> {
-  const infra = r.verdict === 'INCONCLUSIVE' && r.inconclusiveCause !== 'reply';
+type Outcome = Pick<CheckResult, 'ok' | 'inconclusive' | 'defect' | 'code' | 'actual'>;
+
+/** The check's outcome from a session: the sample reply must PASS, each failure reply must be caught. */
+function outcomeOf(reply: { name: string; mode?: { id: string; title: string } }, r: SessionResult): Outcome {
+  const infra = r.verdict === 'INCONCLUSIVE' && (r.inconclusiveCause === 'endpoint' || r.inconclusiveCause === 'sandbox');
   const actual = `${r.verdict}: ${r.reason}`;
-  const why = r.reason.replace(/^the reply could not be applied: /, '');
-  if (infra) return { ok: false, inconclusive: true, defect: `The scripted reply "${reply.name}" could not be judged: ${r.reason}.`, actual };
+  const why = r.inconclusiveCause === 'no-code' ? 'it holds no code: no fenced block with a path= attribute and no unified diff' : r.reason.replace(/^the reply could not be applied: /, '');
+  if (infra) return { ...defect(RehearsalDefects.CheckInconclusive, { check: `reply:${reply.name}`, reason: r.reason }), inconclusive: true, actual };
   if (!reply.mode) {
     if (r.verdict === 'PASS') return { ok: true, actual };
-    if (r.verdict === 'INCONCLUSIVE') return { ok: false, defect: `The sample reply (replies/sample.md) cannot be applied: ${why}.`, actual };
-    return { ok: false, defect: `The sample reply (replies/sample.md) does not pass: ${r.verdict}, ${r.reason}. A model that answers like the sample would be failed.`, actual };
+    if (r.verdict === 'INCONCLUSIVE') return { ...defect(RehearsalDefects.ReplyUnusable, { reply: reply.name, reason: why }), actual };
+    return { ...defect(RehearsalDefects.ReplySampleFails, { verdict: r.verdict, reason: r.reason }), actual };
   }
   const { id, title } = reply.mode;
   if (r.verdict === 'CAUGHT') return { ok: true, actual };
   if (r.verdict === 'FALSE-GREEN') return { ok: true, actual: `${actual}; caught by the packet, not by the visible tests` };
-  if (r.verdict === 'PASS') {
-    return { ok: false, defect: `The packet passes the scripted reply for "${title}" (${id}): every test is green and no signal matches. Add a test or sharpen the signal so this answer fails.`, actual };
-  }
-  if (r.verdict === 'INCONCLUSIVE') return { ok: false, defect: `The scripted reply for "${id}" (replies/${reply.name}.md) cannot be applied: ${why}.`, actual };
-  return { ok: false, defect: `The scripted reply for "${id}" ended ${r.verdict}: ${r.reason}.`, actual };
+  if (r.verdict === 'PASS') return { ...defect(RehearsalDefects.ReplyNotCaught, { mode: id, title }), actual };
+  return { ...defect(RehearsalDefects.ReplyUnusable, { reply: reply.name, reason: why }), actual };
 }
 
 /** Run every scripted reply of a packet through the model pipeline; one `reply:<name>` check each. */
 export async function replyChecks(input: ReplyChecksInput): Promise<CheckResult[]> {
-  const { packet } = input;
+  const packet = input.files.packet;
   const { limits } = effectiveBudget(packet.prompt.data.budget, {});
   const client = createModelClient({ baseURL: input.endpoint.url, apiKey: null, attemptTimeoutMs: 60_000 });
   const replies = scriptedReplies(packet);
@@ -89,31 +90,31 @@ export async function replyChecks(input: ReplyChecksInput): Promise<CheckResult[
       const date = input.date().toISOString();
       const ledger = await createLedger({ dir, header });
       const result = await runSession({
-        packet,
-        packetDir: input.packetDir,
+        files: input.files,
         client,
         model,
         limits,
         runner: input.runner,
         scratchDir: input.scratchDir,
-        expectedRan: input.sampleRan,
         feedbackTurns: 0,
         stallCalls: 1,
         ledger,
         clock: systemClock,
         schedule: input.schedule,
       });
-      const verdict = judge(reply, result);
+      const verdict = outcomeOf(reply, result);
       const e = result.evaluation;
+      const tests = testsOf(e);
       return {
         id: `reply:${reply.name}`,
         kind: 'reply',
         ...(reply.mode ? { mode: reply.mode.id } : {}),
-        expected: reply.mode ? 'CAUGHT: the tests, or the hidden tests or a signal (FALSE-GREEN), reject the reply' : 'PASS: every test green, no signal',
+        expected: reply.mode ? 'caught: CAUGHT, or FALSE-GREEN when only the hidden tests or a signal reject the reply' : 'PASS: the judge finds nothing',
         ...verdict,
         // Work time: the model calls and the judged run, not the wait for a sandbox slot.
         durationMs: result.ledger.calls ? ledger.lines.reduce((ms, l) => ms + l.ms, 0) + (e?.durationMs ?? 0) : input.now() - t0,
-        ...(e && !e.rejected && !e.infra ? { tests: e.tests, outputTail: e.outputTail } : {}),
+        ...(e && tests ? { tests, outputTail: e.outputTail } : {}),
+        ...(result.findings.length ? { findings: result.findings } : {}),
         model: modelRunReport(result, { date, ...header, budget: limits, cwd: input.endpoint.cwd }),
       };
     }),

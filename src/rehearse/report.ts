@@ -1,24 +1,19 @@
 import type { BudgetLimits } from '../llm/budget.ts';
 import type { ErrorClass } from '../llm/error-class.ts';
-import type { CaughtBy, SignalMatch } from './evaluate.ts';
 import type { StopReason } from '../llm/retry.ts';
-import type { InconclusiveCause, Verdict } from './session.ts';
+import type { Finding } from '../judge/findings.ts';
+import type { SignalMatch, TestCounts } from '../judge/judge.ts';
+
+export type { TestCounts } from '../judge/judge.ts';
 
 /** Version of the rehearsal report document. */
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
+
+/** How a model run ended (the judge's verdicts, and GAVE-UP when a budget cap stopped it). */
+export type ModelVerdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';
 
 /** The kinds of check, in the order they run. */
 export type CheckKind = 'floor' | 'sample' | 'mutant' | 'signal' | 'calibration' | 'reply';
-
-/** What a test run said, kept in the report. */
-export interface TestCounts {
-  ran: number | null;
-  failed: number;
-  errors: number;
-  failing: string[];
-  exitCode: number | null;
-  timedOut: boolean;
-}
 
 /** The result of one check. */
 export interface CheckResult {
@@ -37,6 +32,10 @@ export interface CheckResult {
   inconclusive?: boolean;
   /** When not ok: the defect, in words a hiring lead understands. */
   defect?: string;
+  /** When not ok: the defect's catalog code (PK44x-PK45x; `npx packet explain <code>`). */
+  code?: string;
+  /** The judge's findings on the workspace this check ran (codes, places, hints). */
+  findings?: Finding[];
   /** Wall-clock milliseconds. */
   durationMs: number;
   /** The test run, for checks that ran tests. */
@@ -59,14 +58,17 @@ export interface ModelRunReport {
   model: string;
   /** The endpoint's host and port only (never credentials, path or query). */
   endpoint: string;
-  verdict: Verdict;
+  verdict: ModelVerdict;
   /** The verdict in words. */
   reason: string;
-  inconclusiveCause?: InconclusiveCause;
+  /** Why a run was inconclusive: `endpoint`, `no-code`, `reply` or `sandbox`. */
+  inconclusiveCause?: string;
   /** PASS on the first answer: the packet may leak its answer. */
   possibleLeak: boolean;
-  /** What caught a wrong answer. */
-  caughtBy: CaughtBy[];
+  /** What caught a wrong answer, by kind of evidence (`visible-tests`, `hidden-tests`, `signal`, `tamper`, `contract`, ...). */
+  caughtBy: string[];
+  /** The judge's findings on the last judged answer (codes, places, hints). */
+  findings: Finding[];
   /** The failure signals that matched the last judged answer. */
   signals: SignalMatch[];
   /** Model calls (every attempt) and session turns. */
@@ -99,7 +101,7 @@ export interface PacketReport {
   digest: string;
   status: PacketStatus;
   checks: CheckResult[];
-  /** The defects, one sentence each. */
+  /** The defects, one sentence each, after their catalog code. */
   defects: string[];
   /** The result came from the cache. */
   cached: boolean;

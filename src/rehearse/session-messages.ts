@@ -4,11 +4,9 @@
  * (the prompt body and starter/); the sample, hidden tests, mutants, replies and the failure
  * catalog never are, so they cannot reach a request.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import picomatch from 'picomatch';
 import type { Packet } from '../packets/packet.ts';
 import type { ChatMessage } from '../llm/client.ts';
-import { protectedMatcher } from './workspace.ts';
 
 /** The reply format, as the system message states it. */
 export const SYSTEM_MESSAGE = [
@@ -28,20 +26,9 @@ export const SYSTEM_MESSAGE = [
 export function contextPaths(packet: Packet): string[] {
   const listed = packet.prompt.data.context;
   if (listed?.length) return listed.filter((p) => packet.trees.starter.includes(p));
-  const isProtected = protectedMatcher(packet);
+  const globs = packet.prompt.data.protected;
+  const isProtected = globs.length ? picomatch(globs, { dot: true }) : () => false;
   return packet.trees.starter.filter((p) => !isProtected(p));
-}
-
-/** Read starter files as text (only starter/, only files the packet lists; binary files are skipped). */
-export async function readStarterTexts(packet: Packet, packetDir: string, paths: readonly string[] = packet.trees.starter): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const p of paths) {
-    if (!packet.trees.starter.includes(p)) continue;
-    const bytes = await readFile(path.join(packetDir, 'starter', p));
-    if (bytes.includes(0)) continue;
-    out.set(p, bytes.toString('utf8'));
-  }
-  return out;
 }
 
 const LANGS: Record<string, string> = { py: 'python', js: 'javascript', mjs: 'javascript', ts: 'typescript', json: 'json', md: 'markdown', toml: 'toml', yaml: 'yaml', yml: 'yaml', sh: 'bash', txt: 'text' };

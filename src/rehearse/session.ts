@@ -1,28 +1,33 @@
 /**
- * One model run on one packet: send the prompt and the context files, parse the reply, apply it
- * in a sandbox workspace, run every test and signal, and, within the budget, feed the visible
+ * One model run on one packet: send the prompt and the context files, parse the reply, judge it
+ * (the judge lays it over the starter in a sandbox workspace, runs every test with canaries,
+ * checks the contract, deliverables and signals), and, within the budget, feed the visible
  * tests' failures back for a few more turns. The run ends in one verdict:
  *
- * - PASS: every test green (visible and hidden, at least the sample's count), no signal.
- * - CAUGHT: tests red, or a signal matched with visible tests red.
- * - FALSE-GREEN: the visible tests are green, but hidden tests or a signal say wrong.
+ * - PASS: the judge found nothing: every expected test ran and passed, nothing forged, the
+ *   contract kept, every deliverable there, no signal.
+ * - CAUGHT: the judge found a reason the answer is wrong that the candidate could see.
+ * - FALSE-GREEN: only held-out tests or a signal object: the visible tests are too weak.
  * - GAVE-UP: a cap of the budget stopped the run after the model had answered (give_up.json).
- * - INCONCLUSIVE: no answer could be judged (endpoint down, malformed reply, sandbox failure).
- *   A dead endpoint is never GAVE-UP and never a pass, whatever stopped the retries.
+ * - INCONCLUSIVE: no answer could be judged (endpoint down, a reply with no code or that cannot
+ *   be applied, a sandbox failure). A dead endpoint is never GAVE-UP and never a pass.
  */
-import type { Packet } from '../packets/packet.ts';
-import type { TestRunner } from './run-tests.ts';
 import { createMeter, type BudgetLimits, type Spent } from '../llm/budget.ts';
 import type { ChatMessage, ModelClient } from '../llm/client.ts';
 import { classInfo } from '../llm/error-class.ts';
-import { evaluateReply, visibleTestOutput, type CaughtBy, type Evaluation, type SignalMatch } from './evaluate.ts';
 import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
-import { contextPaths, feedbackMessage, firstMessages, readStarterTexts } from './session-messages.ts';
 import { parseReply } from '../llm/reply-parse.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
+import type { Finding } from '../judge/findings.ts';
+import { judgeRun, visibleOutput } from '../judge/judge-run.ts';
+import type { Judgement, SignalMatch, TestCounts, Verdict as JudgeVerdict } from '../judge/judge.ts';
+import type { TestRunner } from '../judge/run-tests.ts';
+import { tail } from '../judge/run-tests.ts';
+import type { PacketFiles } from '../judge/workspace.ts';
+import { contextPaths, feedbackMessage, firstMessages } from './session-messages.ts';
 
 /** How a model run ended. */
-export type Verdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';
+export type Verdict = JudgeVerdict | 'GAVE-UP';
 
 /** Clocks, randomness and sleep, injected (tests never wait for real backoff). */
 export interface SessionClock {
@@ -45,16 +50,14 @@ export const systemClock: SessionClock = {
 
 /** What a run needs. */
 export interface SessionOptions {
-  packet: Packet;
-  packetDir: string;
+  /** The packet's files and rules (read once per packet). */
+  files: PacketFiles;
   client: ModelClient;
   model: string;
   limits: BudgetLimits;
   policy?: RetryPolicy;
   runner: TestRunner;
   scratchDir: string;
-  /** Tests the sample runs (visible and hidden). */
-  expectedRan: number;
   /** Feedback turns after the first answer (0: one answer only). */
   feedbackTurns: number;
   /** Stop after this many answers in a row that change no test result. */
@@ -67,6 +70,21 @@ export interface SessionOptions {
   onWait?: (plan: WaitPlan, retry: number) => void;
 }
 
+/** One judged answer. */
+export interface Evaluation {
+  verdict: JudgeVerdict;
+  /** The judgement; absent when the files could not be laid out. */
+  judgement?: Judgement;
+  /** Why the files could not be laid out (a file where a folder must be). */
+  rejected?: string;
+  /** The run in words. */
+  summary: string;
+  outputTail: string;
+  /** Equal keys mean the answer changed no result. */
+  resultKey: string;
+  durationMs: number;
+}
+
 /** One turn of the run. */
 export interface TurnRecord {
   turn: number;
@@ -76,12 +94,15 @@ export interface TurnRecord {
   error: string | null;
   /** `files` or `diff` when the reply parsed; otherwise why it was rejected. */
   reply: string;
-  verdict?: Evaluation['verdict'];
+  verdict?: JudgeVerdict;
   tests?: string;
 }
 
 /** Why a run was inconclusive. */
-export type InconclusiveCause = 'endpoint' | 'reply' | 'sandbox';
+export type InconclusiveCause = 'endpoint' | 'no-code' | 'reply' | 'sandbox';
+
+/** What caught a wrong answer, by the kind of evidence (`visible-tests`, `hidden-tests`, `signal`, `tamper`, `contract`, ...). */
+export type CaughtBy = string;
 
 /** The outcome of a run. */
 export interface SessionResult {
@@ -91,6 +112,8 @@ export interface SessionResult {
   inconclusiveCause?: InconclusiveCause;
   /** What caught a wrong answer (CAUGHT, FALSE-GREEN, or the last judged answer of a GAVE-UP run). */
   caughtBy: CaughtBy[];
+  /** The judge's findings on the last judged answer. */
+  findings: Finding[];
   signals: SignalMatch[];
   /** PASS on the first answer: the packet may leak its answer. */
   possibleLeak: boolean;
@@ -116,11 +139,46 @@ function capLimit(limits: BudgetLimits, reason: StopReason): number {
   }
 }
 
+/** The kinds of evidence that caught an answer, in the report's words. */
+export function caughtByOf(findings: readonly Finding[]): CaughtBy[] {
+  const names = findings.map((f) => (f.kind === 'tests' ? 'visible-tests' : f.kind));
+  return [...new Set(names)];
+}
+
+/** Judge the files a reply wrote (all turns so far). */
+async function judgeFiles(o: SessionOptions, files: ReadonlyMap<string, string>, deleted: readonly string[]): Promise<Evaluation> {
+  const t0 = o.clock.now();
+  const judged = await judgeRun({
+    files: o.files,
+    submission: { files, deleted },
+    withHidden: true,
+    runner: o.runner,
+    scratchDir: o.scratchDir,
+    random: o.clock.random,
+    now: o.clock.now,
+    ...(o.schedule ? { schedule: o.schedule } : {}),
+  });
+  if ('rejected' in judged) {
+    return { verdict: 'INCONCLUSIVE', rejected: judged.rejected, summary: judged.rejected, outputTail: '', resultKey: `rejected:${judged.rejected}`, durationMs: o.clock.now() - t0 };
+  }
+  const j = judged.judgement;
+  return {
+    verdict: j.verdict,
+    judgement: j,
+    summary: j.description,
+    outputTail: judged.outputTail,
+    resultKey: JSON.stringify({ findings: j.findings.map((f) => `${f.code}:${f.file ?? ''}`), failing: j.tests.failing }),
+    durationMs: judged.durationMs,
+  };
+}
+
 /** Run one model on one packet. Never throws for endpoint or reply trouble: those are verdicts. */
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
-  const { packet, clock } = o;
+  const { clock } = o;
+  const packet = o.files.packet;
   const meter = createMeter(o.limits, clock.now);
-  const starter = await readStarterTexts(o.packet, o.packetDir);
+  const starter = new Map<string, string>();
+  for (const [p, bytes] of o.files.starter) if (!bytes.includes(0)) starter.set(p, bytes.toString('utf8'));
   const context = new Map(contextPaths(packet).filter((p) => starter.has(p)).map((p) => [p, starter.get(p)!] as [string, string]));
   const base = firstMessages(packet, context);
   let messages: ChatMessage[] = base;
@@ -132,7 +190,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   let lastKey: string | undefined;
   let stall = 0;
 
-  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'signals' | 'possibleLeak'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
+  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'findings' | 'signals' | 'possibleLeak'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
     const spent = meter.spent();
     const ledger = await o.ledger.close({
       verdict: r.verdict,
@@ -140,11 +198,13 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       wall_ms: spent.wallMs,
       turns: turns.length,
     });
+    const findings = r.evaluation?.judgement?.findings ?? [];
     return {
       ...r,
       possibleLeak: r.possibleLeak ?? false,
-      caughtBy: r.evaluation?.caughtBy ?? [],
-      signals: r.evaluation?.signals ?? [],
+      caughtBy: r.verdict === 'PASS' ? [] : caughtByOf(findings),
+      findings,
+      signals: r.evaluation?.judgement?.signals ?? [],
       turns,
       spent,
       ledger,
@@ -194,6 +254,13 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       lastKey = 'rejected';
       if (!more || stall >= o.stallCalls) {
         if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); the next reply could not be applied: ${parsed.reason}`, evaluation: last });
+        if (parsed.noCode) {
+          return finish({
+            verdict: 'INCONCLUSIVE',
+            inconclusiveCause: 'no-code',
+            reason: `the model answered without code (${parsed.reason}); the endpoint is up, the answer holds nothing to judge`,
+          });
+        }
         return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${parsed.reason}` });
       }
       messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ rejected: parsed.reason }) }];
@@ -209,29 +276,19 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       current.delete(d);
       deleted.add(d);
     }
-    const evaluation = await evaluateReply({
-      packet,
-      packetDir: o.packetDir,
-      files,
-      deleted: [...deleted],
-      runner: o.runner,
-      scratchDir: o.scratchDir,
-      expectedRan: o.expectedRan,
-      ...(o.schedule ? { schedule: o.schedule } : {}),
-      now: clock.now,
-    });
+    const evaluation = await judgeFiles(o, files, [...deleted]);
     turns.push({ turn, calls: call.attempts, error: call.error, reply: evaluation.rejected ? `rejected: ${evaluation.rejected}` : parsed.format, verdict: evaluation.verdict, tests: evaluation.summary });
-    if (evaluation.infra) {
-      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'sandbox', reason: evaluation.infra, evaluation });
-    }
     if (evaluation.rejected) {
       return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${evaluation.rejected}`, evaluation });
+    }
+    if (evaluation.verdict === 'INCONCLUSIVE') {
+      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'sandbox', reason: evaluation.judgement?.findings.find((f) => f.kind === 'infra')?.message ?? evaluation.summary, evaluation });
     }
     last = evaluation;
     if (evaluation.verdict === 'PASS') {
       return finish({
         verdict: 'PASS',
-        reason: `all tests green (${evaluation.summary}) and no signal matched, on answer ${turn}`,
+        reason: `the judge found nothing: every expected test ran and passed (${evaluation.summary}), nothing forged, the contract kept, every deliverable there, no signal; on answer ${turn}`,
         evaluation,
         possibleLeak: turn === 1,
       });
@@ -243,21 +300,33 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     stall = lastKey === evaluation.resultKey ? stall + 1 : 0;
     lastKey = evaluation.resultKey;
     if (!more || stall >= o.stallCalls) {
-      const why = !more ? '' : `; stopped after ${stall} answer${stall === 1 ? '' : 's'} that changed no test result`;
+      const why = !more ? '' : `; stopped after ${stall} answer${stall === 1 ? '' : 's'} that changed no result`;
       return finish({ verdict: 'CAUGHT', reason: `${describeCatch(evaluation)} (${evaluation.summary})${why}`, evaluation });
     }
-    const output = await visibleTestOutput({ packet, packetDir: o.packetDir, files, deleted: [...deleted], runner: o.runner, scratchDir: o.scratchDir, ...(o.schedule ? { schedule: o.schedule } : {}), now: clock.now });
-    messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: output }) }];
+    const output = await visibleOutput({
+      files: o.files,
+      submission: { files, deleted: [...deleted] },
+      runner: o.runner,
+      scratchDir: o.scratchDir,
+      random: clock.random,
+      now: clock.now,
+      ...(o.schedule ? { schedule: o.schedule } : {}),
+    });
+    messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: tail(output, 60) }) }];
   }
   // Not reached: every path through the last turn returns.
   return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the run ended without a verdict' });
 }
 
-/** What caught a wrong answer, in words. */
-export function describeCatch(e: Pick<Evaluation, 'caughtBy' | 'signals'>): string {
-  const parts: string[] = [];
-  if (e.caughtBy.includes('visible-tests')) parts.push('the visible tests fail');
-  if (e.caughtBy.includes('hidden-tests')) parts.push('the hidden tests fail');
-  if (e.caughtBy.includes('signal')) parts.push(`the signal of ${e.signals.map((s) => `"${s.mode}"`).join(', ')} matches (${e.signals[0]!.where}: ${e.signals[0]!.line})`);
-  return parts.join(', ') || 'nothing';
+/** What caught a wrong answer, in words: the codes and messages of the judge's findings. */
+export function describeCatch(e: Pick<Evaluation, 'judgement'>): string {
+  const findings = e.judgement?.findings ?? [];
+  if (!findings.length) return 'nothing';
+  const shown = findings.slice(0, 3).map((f) => `${f.code} ${f.message}`);
+  return shown.join('; ') + (findings.length > 3 ? `; and ${findings.length - 3} more finding${findings.length - 3 === 1 ? '' : 's'}` : '');
+}
+
+/** The test counts of the last judged answer, for reports. */
+export function testsOf(e: Evaluation | undefined): TestCounts | undefined {
+  return e?.judgement ? e.judgement.tests : undefined;
 }

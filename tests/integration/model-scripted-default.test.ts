@@ -71,6 +71,8 @@ describe('the scripted default', () => {
     expect(sample.model!.bytes.out).toBeGreaterThan(1000);
     expect(sample.tests).toMatchObject({ ran: 6, failed: 0 });
     expect(check('healthy', 'reply:drops-minutes').model!.caughtBy).toEqual(['visible-tests', 'hidden-tests', 'signal']);
+    expect(check('healthy', 'reply:drops-minutes').model!.findings.map((f) => f.code)).toEqual(['PK415', 'PK416', 'PK430']);
+    expect(check('healthy', 'reply:drops-minutes').findings!.map((f) => f.code)).toEqual(['PK415', 'PK416', 'PK430']);
     expect((await readdir(path.join(t.root, OUT, 'healthy/replies'))).sort()).toEqual(['accepts-garbage', 'drops-minutes', 'sample']);
     const ledger = JSON.parse(await readFile(path.join(t.root, OUT, 'healthy/replies/sample/ledger.json'), 'utf8'));
     expect(ledger).toMatchObject({ schemaVersion: 1, calls: 1, verdict: 'PASS', digest: packet('healthy').digest, tokens: sample.model!.tokens.total });
@@ -80,22 +82,22 @@ describe('the scripted default', () => {
     expect(packet('reply-passes').status).toBe('defect');
     expect(check('reply-passes', 'reply:drops-minutes').ok).toBe(false);
     expect(packet('reply-passes').defects).toEqual([
-      'The packet passes the scripted reply for "Only the first unit counts" (drops-minutes): every test is green and no signal matches. Add a test or sharpen the signal so this answer fails.',
+      'PK453 The packet passes the scripted reply for "Only the first unit counts" (drops-minutes): every test is green, every check is clean and no signal matches.',
     ]);
   });
 
   it('names a sample reply that cannot be applied, and one that is wrong', () => {
     expect(packet('sample-reply-prose').defects).toEqual([
-      'The sample reply (replies/sample.md) cannot be applied: the reply has no fenced block with a path= attribute and no unified diff.',
+      'PK454 The scripted reply replies/sample.md cannot be applied: it holds no code: no fenced block with a path= attribute and no unified diff.',
     ]);
     expect(check('sample-reply-prose', 'reply:sample').inconclusive).toBeUndefined();
-    expect(packet('sample-reply-wrong').defects[0]).toMatch(/^The sample reply \(replies\/sample\.md\) does not pass: CAUGHT, the visible tests fail/);
+    expect(packet('sample-reply-wrong').defects[0]).toMatch(/^PK452 The sample reply \(replies\/sample\.md\) ends CAUGHT: PK415 1 visible test fail/);
   });
 
   it('exits 1 on packet defects and says so in words', () => {
     expect(exitCode).toBe(1);
     expect(stdout).toMatch(/4 packets: 1 fail closed, 3 with defects, 0 inconclusive/);
-    expect(stdout).toMatch(/healthy reply:sample ok \(\d+ ms\): PASS: all tests green/);
+    expect(stdout).toMatch(/healthy reply:sample ok \(\d+ ms\): PASS: the judge found nothing/);
   });
 
   it('caches the reply checks with the rest of the packet', async () => {

@@ -7,6 +7,7 @@ import { createModelClient } from '../../src/llm/client.ts';
 import { createLedger } from '../../src/llm/ledger.ts';
 import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../src/llm/scripted-server.ts';
 import { runSession, type SessionResult } from '../../src/rehearse/session.ts';
+import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Packet } from '../../src/packets/packet.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
@@ -19,6 +20,7 @@ import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 let t: TempPackets;
 let packet: Packet;
 let packetDir: string;
+let files: PacketFiles;
 let env: RunEnvironment;
 let server: ScriptedServer;
 let scratch: string;
@@ -26,12 +28,15 @@ const extra = new Map<string, string>();
 
 const DURATION = 'src/duration.py';
 const block = (p: string, text: string) => `\`\`\`python path=${p}\n${text}\`\`\`\n`;
+const NOTES = 'What was wrong and how it was checked.\n';
+const notes = block('NOTES.md', NOTES);
 
 beforeAll(async () => {
   t = await tempPackets();
   packetDir = await t.add('scaffold');
   const loaded = await loadPackets({ packetsDir: t.packets, cwd: t.root });
   packet = loaded.packets[0]!;
+  files = await loadPacketFiles(packet, packetDir);
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
   env = prepared.environment;
@@ -39,11 +44,11 @@ beforeAll(async () => {
   const sample = await t.read('scaffold', `sample/${DURATION}`);
   const starter = await t.read('scaffold', `starter/${DURATION}`);
   const garbage = await t.read('scaffold', `mutants/accepts-garbage/${DURATION}`);
-  extra.set('diff', `A minimal patch:\n\n\`\`\`diff\n${createTwoFilesPatch(`a/${DURATION}`, `b/${DURATION}`, starter, sample)}\`\`\`\n`);
+  extra.set('diff', `A minimal patch:\n\n\`\`\`diff\n${createTwoFilesPatch(`a/${DURATION}`, `b/${DURATION}`, starter, sample)}${createTwoFilesPatch('/dev/null', 'b/NOTES.md', '', NOTES)}\`\`\`\n`);
   // Passes the visible tests, accepts "1h30": only the hidden tests see it.
-  extra.set('hidden-only', block(DURATION, sample.replace('(?:\\d+[hms])+', '(?:\\d+[hms]?)+')));
+  extra.set('hidden-only', block(DURATION, sample.replace('(?:\\d+[hms])+', '(?:\\d+[hms]?)+')) + notes);
   // Right code, and a line the drops-minutes signal greps for.
-  extra.set('signal-only', block(DURATION, `${sample}\n# PART.search( would read only the first unit\n`));
+  extra.set('signal-only', block(DURATION, `${sample}\n# PART.search( would read only the first unit\n`) + notes);
   // Wrong code, plus a new test module that patches the function under test at import time.
   extra.set(
     'patches-tests',
@@ -79,14 +84,12 @@ async function session(reply: string, options: { feedbackTurns?: number; stallCa
   const before = server.requests.length;
   const sleeps: number[] = [];
   const result: SessionResult = await runSession({
-    packet,
-    packetDir,
+    files,
     client: createModelClient({ baseURL: server.url, apiKey: null, attemptTimeoutMs: 10_000 }),
     model,
     limits: { ...packet.prompt.data.budget, ...(options.modelCalls ? { modelCalls: options.modelCalls } : {}) },
     runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 },
     scratchDir: scratch,
-    expectedRan: 6,
     feedbackTurns: options.feedbackTurns ?? 0,
     stallCalls: options.stallCalls ?? 2,
     ledger,
@@ -99,7 +102,7 @@ describe('a model session on the scaffold packet', () => {
   it('passes the sample reply on the first answer, flags a possible leak, and writes its receipts', async () => {
     const { result, dir } = await session('sample', { out: true });
     expect(result).toMatchObject({ verdict: 'PASS', possibleLeak: true, caughtBy: [], signals: [] });
-    expect(result.evaluation!.tests).toMatchObject({ ran: 6, failed: 0, errors: 0 });
+    expect(result.evaluation!.judgement!.tests).toMatchObject({ ran: 6, failed: 0, errors: 0, canaries: { planted: 2, failed: 2 } });
     expect((await readdir(dir!)).sort()).toEqual(['ledger.json', 'usage.jsonl']);
     const ledger = JSON.parse(await readFile(path.join(dir!, 'ledger.json'), 'utf8'));
     expect(ledger).toMatchObject({ calls: 1, verdict: 'PASS', digest: packet.digest, usage_unknown_calls: 0 });
@@ -110,7 +113,7 @@ describe('a model session on the scaffold packet', () => {
     const { result, requests } = await session('drops-minutes', { feedbackTurns: 5, stallCalls: 2 });
     expect(result.verdict).toBe('CAUGHT');
     expect(result.caughtBy).toContain('visible-tests');
-    expect(result.reason).toMatch(/stopped after 2 answers that changed no test result/);
+    expect(result.reason).toMatch(/stopped after 2 answers that changed no result/);
     expect(result.ledger.calls).toBe(3);
     expect(requests).toHaveLength(3);
     const second = JSON.parse(requests[1]!.body) as { messages: { role: string; content: string }[] };
@@ -151,7 +154,7 @@ describe('a model session on the scaffold packet', () => {
   it('calls it FALSE-GREEN when only the hidden tests or only a signal see the mistake', async () => {
     const hidden = (await session('hidden-only')).result;
     expect(hidden).toMatchObject({ verdict: 'FALSE-GREEN', caughtBy: ['hidden-tests'] });
-    expect(hidden.evaluation!.tests.failing).toEqual(['tests.test_hidden_duration.TestHiddenDuration.test_trailing_number_without_unit']);
+    expect(hidden.evaluation!.judgement!.tests.failing).toEqual(['tests.test_hidden_duration.TestHiddenDuration.test_trailing_number_without_unit']);
     const signal = (await session('signal-only')).result;
     expect(signal).toMatchObject({ verdict: 'FALSE-GREEN', caughtBy: ['signal'], signals: [{ mode: 'drops-minutes', where: DURATION }] });
   });
@@ -159,8 +162,9 @@ describe('a model session on the scaffold packet', () => {
   it('runs the packet\'s own tests: a reply that edits or adds tests gains nothing', async () => {
     const { result } = await session('patches-tests');
     expect(result.verdict).toBe('CAUGHT');
-    expect(result.evaluation!.touchedProtected).toEqual(['tests/test_aaa_patch.py', 'tests/test_duration.py']);
-    expect(result.evaluation!.tests.ran).toBe(6);
+    expect(result.findings.filter((f) => f.code === 'PK424').map((f) => f.file)).toEqual(['tests/test_aaa_patch.py', 'tests/test_duration.py']);
+    expect(result.caughtBy).toEqual(expect.arrayContaining(['protected', 'visible-tests']));
+    expect(result.evaluation!.judgement!.tests.ran).toBe(6);
   });
 
   it('keeps the verdict of a judged answer when a later reply cannot be applied', async () => {
@@ -170,11 +174,12 @@ describe('a model session on the scaffold packet', () => {
     expect(result.turns.map((x) => x.reply)).toEqual(['files', expect.stringMatching(/^rejected: /)]);
   });
 
-  it('refuses a path outside the workspace, and a reply with no files, as INCONCLUSIVE', async () => {
+  it('refuses a path outside the workspace, and calls a reply with no code INCONCLUSIVE for its own cause', async () => {
     const escape = (await session('escape')).result;
     expect(escape).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the reply could not be applied: the path "../outside.py" climbs out of the workspace with ".."' });
     const { result, requests } = await session('prose', { feedbackTurns: 1 });
-    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply' });
+    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'no-code' });
+    expect(result.reason).toMatch(/the model answered without code .*; the endpoint is up/);
     expect(requests).toHaveLength(2);
     expect(JSON.parse(requests[1]!.body).messages[3].content).toMatch(/^Your reply could not be applied: the reply has no fenced block/);
   });

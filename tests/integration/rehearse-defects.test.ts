@@ -61,6 +61,13 @@ beforeAll(async () => {
   await t.write('sample-edits-test', 'sample/tests/test_duration.py', 'import unittest\n\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        pass\n');
   await t.write('sample-edits-test', `sample/${DURATION}`, (await t.read('sample-edits-test', `starter/${DURATION}`)));
 
+  // A sample that leaves a file outside workspace.allow, and one that forgets its notes.
+  await t.add('sample-breaks-contract');
+  await mkdir(path.join(t.packets, 'sample-breaks-contract', 'sample', 'vendor'), { recursive: true });
+  await t.write('sample-breaks-contract', 'sample/vendor/shim.py', 'X = 1\n');
+  await t.add('sample-no-notes');
+  await rm(path.join(t.packets, 'sample-no-notes', 'sample', 'NOTES.md'));
+
   // A sample whose tests hang: killed at the time limit, reported as a defect.
   await t.add('sample-hangs');
   await t.write('sample-hangs', `sample/${DURATION}`, (await t.read('sample-hangs', `sample/${DURATION}`)) + '\nimport time\nwhile True:\n    time.sleep(1)\n');
@@ -74,12 +81,13 @@ beforeAll(async () => {
 afterAll(() => t.dispose());
 
 const packet = (id: string) => report.packets.find((p) => p.id === id)!;
+const check = (id: string, c: string) => packet(id).checks.find((x) => x.id === c)!;
 const failed = (id: string) => packet(id).checks.filter((c) => !c.ok).map((c) => c.id);
 
 describe('packet rehearse on planted defects', () => {
   it('exits 1 and writes a versioned report', () => {
     expect(exitCode).toBe(1);
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     expect(report.sandbox.kind).toBe('bubblewrap');
     expect(report.packets.map((p) => p.id)).toEqual([...report.packets.map((p) => p.id)].sort());
   });
@@ -104,32 +112,38 @@ describe('packet rehearse on planted defects', () => {
 
   it('names a starter that is already green', () => {
     expect(failed('starter-green')).toContain('floor');
-    expect(packet('starter-green').defects.join('\n')).toMatch(/already passes its visible tests/);
+    expect(check('starter-green', 'floor').code).toBe('PK440');
+    expect(packet('starter-green').defects.join('\n')).toMatch(/The starter passes its visible tests/);
   });
 
   it('names a floor that is red for the wrong reason', () => {
     expect(failed('floor-syntax')).toContain('floor');
-    expect(packet('floor-syntax').defects.join('\n')).toMatch(/red for the wrong reason: the test module .* failed to import/);
+    expect(check('floor-syntax', 'floor').code).toBe('PK441');
+    expect(packet('floor-syntax').defects.join('\n')).toMatch(/red for the wrong reason: PK413 The test run crashed: the test module .* failed to import/);
   });
 
   it('names a sample that is red', () => {
     expect(failed('sample-red')).toContain('sample');
-    expect(packet('sample-red').defects.join('\n')).toMatch(/sample solution does not pass the tests/);
+    expect(check('sample-red', 'sample').code).toBe('PK443');
+    expect(packet('sample-red').defects.join('\n')).toMatch(/The sample solution is not PASS: PK416 1 held-out test fail/);
   });
 
   it('names a surviving mutant and its mode', () => {
     expect(failed('mutant-survives')).toEqual(['mutant:drops-minutes']);
+    expect(check('mutant-survives', 'mutant:drops-minutes').code).toBe('PK446');
     expect(packet('mutant-survives').defects[0]).toMatch(/The tests miss the failure "Only the first unit counts" \(drops-minutes\)/);
   });
 
   it('names a signal that matches the sample', () => {
     expect(failed('signal-on-sample')).toContain('signal:accepts-garbage');
+    expect(check('signal-on-sample', 'signal:accepts-garbage').code).toBe('PK449');
     expect(packet('signal-on-sample').defects.join('\n')).toMatch(/also matches the sample solution \(src\/duration\.py: PART = re\.compile/);
   });
 
   it('names a hire bar that does not separate the sample from a mutant', () => {
     expect(failed('bar-too-low')).toEqual(['calibration:drops-minutes']);
-    expect(packet('bar-too-low').defects[0]).toMatch(/The rubric cannot tell "Only the first unit counts" from a hire/);
+    expect(check('bar-too-low', 'calibration:drops-minutes').code).toBe('PK451');
+    expect(packet('bar-too-low').defects[0]).toMatch(/The rubric cannot tell "Only the first unit counts" \(drops-minutes\) from a hire/);
   });
 
   it('keeps a forged OK line with a failing exit red', () => {
@@ -139,24 +153,37 @@ describe('packet rehearse on planted defects', () => {
     expect(mutant.tests).toMatchObject({ ran: 6, failed: 0, errors: 0, exitCode: 1 });
     expect(mutant.ok).toBe(true);
     expect(mutant.actual).toMatch(/^killed/);
+    // The kit's canaries were never reported: the forged summary is named as tampering.
+    expect(mutant.findings!.map((f) => f.code)).toContain('PK420');
   });
 
   it('runs the packet\'s own tests when a sample edits a protected test', () => {
-    const sample = packet('sample-edits-test').checks.find((c) => c.id === 'sample')!;
+    const sample = check('sample-edits-test', 'sample');
     expect(sample.ok).toBe(false);
-    expect(sample.actual).toContain("the sample's own copies of tests/test_duration.py were replaced by the packet's");
+    expect(sample.code).toBe('PK443');
+    expect(sample.findings!.filter((f) => f.code === 'PK424').map((f) => f.file)).toEqual(['tests/test_duration.py']);
     expect(sample.tests!.ran).toBeGreaterThan(1);
   });
 
+  it('names a sample that breaks its own packet\'s rules', () => {
+    const contract = check('sample-breaks-contract', 'sample');
+    expect(contract.code).toBe('PK456');
+    expect(contract.defect).toMatch(/^The sample solution does not keep its own packet's rules: PK426 vendor\/shim\.py/);
+    const notes = check('sample-no-notes', 'sample');
+    expect(notes.code).toBe('PK456');
+    expect(notes.defect).toContain('PK429 The deliverable NOTES.md is missing or empty.');
+  });
+
   it('kills a hanging sample at the time limit and names it', () => {
-    const sample = packet('sample-hangs').checks.find((c) => c.id === 'sample')!;
+    const sample = check('sample-hangs', 'sample');
     expect(sample.ok).toBe(false);
     expect(sample.tests!.timedOut).toBe(true);
     expect(sample.actual).toMatch(/killed at the time limit/);
+    expect(sample.defect).toContain('PK411');
   });
 
   it('summarises defects in words on the console', () => {
-    expect(stdout).toMatch(/10 packets: 2 fail closed, 8 with defects, 0 inconclusive/);
-    expect(stdout).toContain('starter-green:\n  - The starter already passes its visible tests');
+    expect(stdout).toMatch(/12 packets: 2 fail closed, 10 with defects, 0 inconclusive/);
+    expect(stdout).toContain('starter-green:\n  - PK440 The starter passes its visible tests');
   });
 });

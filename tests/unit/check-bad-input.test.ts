@@ -47,6 +47,26 @@ describe('packet check on bad input', () => {
     );
   });
 
+  it('compiles every forbid pattern and names a broken one at its line (PK190)', async () => {
+    await t.add('p');
+    await t.edit('p', 'prompt.mdx', 'pattern: "except\\\\s*:\\\\s*pass"', 'pattern: "except(\\\\s*:"');
+    const r = await check('--strict');
+    expect(r.code).toBe(1);
+    const d = only(r.diagnostics, 'PK190');
+    expect(d.line).toBe(await t.lineOf('p', 'prompt.mdx', 'pattern: "except(\\\\s*:"'));
+    expect(d.message).toMatch(/does not compile \(.*Unterminated group/);
+  });
+
+  it('refuses an allow glob that can never match (PK191) and a deliverable no glob allows (PK192)', async () => {
+    await t.add('p');
+    await t.edit('p', 'prompt.mdx', 'allow: ["src/**", "NOTES.md"]', 'allow: ["src/**", "{NOTES"]');
+    const r = await check();
+    expect(only(r.diagnostics, 'PK191').message).toContain('can never match');
+    const d = only(r.diagnostics, 'PK192');
+    expect(d.message).toContain('NOTES.md');
+    expect(d.line).toBe(await t.lineOf('p', 'prompt.mdx', '  - NOTES.md'));
+  });
+
   it('points a YAML syntax error at its line', async () => {
     await t.add('p');
     await t.edit('p', 'prompt.mdx', 'language: python', 'language: [python');

@@ -26,7 +26,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 function reportOf(status: PacketReport['status']): RehearsalReport {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     date: '2026-11-29T12:00:00.000Z',
     sandbox: { kind: 'bubblewrap', notice: null },
     interpreter: { python: null },

@@ -6,7 +6,7 @@ import { memPacket } from './helpers.ts';
 
 function report(id: string, digest: string): RehearsalReport {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     date: '2026-11-29T12:00:00.000Z',
     sandbox: { kind: 'bubblewrap', notice: null },
     interpreter: { python: '3.12.0' },

@@ -72,7 +72,7 @@ describe('fenced blocks with a path', () => {
   });
 
   it('rejects a reply with no file at all', () => {
-    expect(parseReply('I cannot help with that.', base)).toEqual({ ok: false, reason: 'the reply has no fenced block with a path= attribute and no unified diff' });
+    expect(parseReply('I cannot help with that.', base)).toEqual({ ok: false, noCode: true, reason: 'the reply has no fenced block with a path= attribute and no unified diff' });
   });
 });
 

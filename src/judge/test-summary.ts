@@ -17,6 +17,10 @@ export interface TestSummary {
   errors: number;
   /** Skipped tests. */
   skipped: number;
+  /** Tests marked as expected to fail that failed (unittest `expected failures`, pytest `xfailed`). */
+  expectedFailures: number;
+  /** Tests marked as expected to fail that passed (unittest `unexpected successes`, pytest `xpassed`). */
+  unexpectedSuccesses: number;
   /** Ids of the failing or erroring tests, sorted (`tests.test_x.TestY.test_z`). */
   failing: string[];
   /**
@@ -24,13 +28,20 @@ export interface TestSummary {
    * error, a collection error. Undefined when the tests ran.
    */
   crash?: string;
+  /**
+   * How many summary lines the output holds. An honest run prints one; more means something
+   * besides the runner printed one (the last is the one read, and the judge calls it tampering).
+   */
+  summaries: number;
 }
 
-const UNITTEST_RAN = /^Ran (\d+) tests? in [\d.]+s$/m;
+const UNITTEST_RAN = /^Ran (\d+) tests? in [\d.]+s$/gm;
 const UNITTEST_RESULT = /^(OK|FAILED)(?: \(([^)]*)\))?$/m;
 const UNITTEST_FAILURE = /^(FAIL|ERROR): (\S+) \(([^)]+)\)/gm;
-const PYTEST_TOTALS = /^=+ (.*\b(?:passed|failed|error|errors|skipped|no tests ran)\b.*) in [\d.]+s(?: \([^)]*\))? =+$/m;
-const PYTEST_FAILURE = /^(FAILED|ERROR) (\S+?)(?: - .*)?$/gm;
+/** The totals line, decorated with `=` (default) or bare (`-q`). */
+const PYTEST_TOTALS = /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|subtests? (?:passed|failed))(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/gm;
+/** A failing test in the short summary; `SUBFAILED(i=0)` lines name the test a failing subtest belongs to. */
+const PYTEST_FAILURE = /^(?:SUB)?(FAILED|ERROR)(?:\([^)]*\))? (\S+?)(?: - .*)?$/gm;
 
 function count(text: string, word: string): number {
   const m = new RegExp(`(\\d+) ${word}\\b`).exec(text);
@@ -38,7 +49,8 @@ function count(text: string, word: string): number {
 }
 
 function parseUnittest(output: string): TestSummary | undefined {
-  const ran = UNITTEST_RAN.exec(output);
+  const all = [...output.matchAll(UNITTEST_RAN)];
+  const ran = all.at(-1);
   if (!ran) return undefined;
   const result = UNITTEST_RESULT.exec(output.slice(ran.index));
   const detail = result?.[2] ?? '';
@@ -56,10 +68,13 @@ function parseUnittest(output: string): TestSummary | undefined {
   const summary: TestSummary = {
     runner: 'unittest',
     ran: Number(ran[1]),
-    failed: Number(/failures=(\d+)/.exec(detail)?.[1] ?? 0),
+    failed: Number(/(?<!expected )failures=(\d+)/.exec(detail)?.[1] ?? 0),
     errors: Number(/errors=(\d+)/.exec(detail)?.[1] ?? 0),
     skipped: Number(/skipped=(\d+)/.exec(detail)?.[1] ?? 0),
+    expectedFailures: Number(/expected failures=(\d+)/.exec(detail)?.[1] ?? 0),
+    unexpectedSuccesses: Number(/unexpected successes=(\d+)/.exec(detail)?.[1] ?? 0),
     failing: [...failing].sort(),
+    summaries: all.length,
   };
   if (importErrors.length) summary.crash = `the test module ${importErrors.join(', ')} failed to import (a syntax or import error, not a test failure)`;
   else if (!result) summary.crash = 'the runner printed no result line; the test process probably died';
@@ -67,9 +82,11 @@ function parseUnittest(output: string): TestSummary | undefined {
 }
 
 function parsePytest(output: string): TestSummary | undefined {
-  const totals = PYTEST_TOTALS.exec(output);
+  const all = [...output.matchAll(PYTEST_TOTALS)];
+  const totals = all.at(-1);
   if (!totals) return undefined;
   const line = totals[1]!;
+  if (line === 'no tests ran') return { runner: 'pytest', ran: 0, failed: 0, errors: 0, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: [], summaries: all.length, ...(/^_+ ERROR collecting |^ERROR collecting |^ERROR \S+$/m.test(output) ? { crash: 'pytest could not collect a test module (a syntax or import error)' } : {}) };
   const failed = count(line, 'failed');
   const errors = count(line, 'errors?') || count(line, 'error');
   const passed = count(line, 'passed');
@@ -81,9 +98,12 @@ function parsePytest(output: string): TestSummary | undefined {
     failed,
     errors,
     skipped: count(line, 'skipped'),
+    expectedFailures: count(line, 'xfailed'),
+    unexpectedSuccesses: count(line, 'xpassed'),
     failing: [...failing].sort(),
+    summaries: all.length,
   };
-  if (/^_+ ERROR collecting /m.test(output) || /^ERROR collecting /m.test(output)) summary.crash = 'pytest could not collect a test module (a syntax or import error)';
+  if (/^_+ ERROR collecting /m.test(output) || /^ERROR collecting /m.test(output) || /Interrupted: \d+ errors? during collection/.test(output)) summary.crash = 'pytest could not collect a test module (a syntax or import error)';
   return summary;
 }
 
@@ -91,6 +111,6 @@ function parsePytest(output: string): TestSummary | undefined {
 export function parseTestSummary(output: string): TestSummary {
   return (
     parseUnittest(output) ??
-    parsePytest(output) ?? { runner: 'unknown', ran: null, failed: 0, errors: 0, skipped: 0, failing: [], crash: 'no test summary was found in the output' }
+    parsePytest(output) ?? { runner: 'unknown', ran: null, failed: 0, errors: 0, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: [], summaries: 0, crash: 'no test summary was found in the output' }
   );
 }

@@ -1,0 +1,42 @@
+/** Run a packet's test command in a workspace, in the sandbox, and keep what the sandbox saw. */
+import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
+import type { RunEvidence } from './judge.ts';
+
+/** How to run a packet's tests. */
+export interface TestRunner {
+  sandbox: Sandbox;
+  /** Interpreter mounts (PATH shim and read-only library paths). */
+  mounts: SandboxMounts;
+  /** Wall-clock limit per run. */
+  timeoutMs: number;
+}
+
+/** Run the test command in `workdir` with `readOnly` paths bound read-only. Never throws: a sandbox failure is `error`. */
+export async function runTests(runner: TestRunner, workdir: string, command: string, readOnly: readonly string[] = []): Promise<RunEvidence> {
+  const result = await runner.sandbox.run({
+    workdir,
+    command,
+    timeoutMs: runner.timeoutMs,
+    pathPrepend: runner.mounts.pathPrepend,
+    readOnlyPaths: runner.mounts.readOnlyPaths,
+    readOnlyInWorkdir: readOnly,
+    env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', PYTHONUNBUFFERED: '1' },
+  });
+  const output = `${result.stdout}${result.stdout && result.stderr ? '\n' : ''}${result.stderr}`;
+  return {
+    ...(result.error ? { error: result.error } : {}),
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    outputFlooded: result.outputFlooded,
+    output,
+    durationMs: result.durationMs,
+    timeoutMs: runner.timeoutMs,
+  };
+}
+
+/** The last `lines` lines of the output. */
+export function tail(text: string, lines = 15): string {
+  const all = text.trimEnd().split('\n');
+  return all.slice(-lines).join('\n');
+}

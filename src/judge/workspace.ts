@@ -1,0 +1,281 @@
+/**
+ * Workspaces for judged runs. A packet's files are read once (`loadPacketFiles`); each run lays
+ * the starter, then the submission's files, then the protected files and hidden tests from the
+ * packet (never from the submission), then one canary per test file, into a fresh folder. What
+ * the judge reads about the candidate's files is taken from what was laid out, before anything
+ * runs.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { Packet } from '../packets/packet.ts';
+import { makeCanary, withCanary, type Canary } from './canaries.ts';
+import type { JudgeRules, ProtectedEdit } from './judge.ts';
+import { readWorkspaceFile } from './safe-read.ts';
+import type { Snapshot, UnsafeEntry } from './snapshot.ts';
+import { expectedTests, isTestFile, runnerStyle, scanPython, type ExpectedTest, type PythonModule, type RunnerStyle } from './test-ids.ts';
+
+/** What a submission lays over the starter: files (bytes or text, or refused entries) and deletions. */
+export interface Submission {
+  files: ReadonlyMap<string, string | Uint8Array | UnsafeEntry>;
+  deleted: readonly string[];
+}
+
+/** An empty submission: the starter as it is. */
+export const EMPTY_SUBMISSION: Submission = { files: new Map(), deleted: [] };
+
+/** A packet's files and rules, read once and shared by every run of it. */
+export interface PacketFiles {
+  packet: Packet;
+  packetDir: string;
+  /** Every starter file's bytes. */
+  starter: ReadonlyMap<string, Buffer>;
+  /** Every hidden file's bytes. */
+  hidden: ReadonlyMap<string, Buffer>;
+  /** The starter's candidate-visible files as text (protected ones excluded). */
+  candidateStarter: ReadonlyMap<string, string>;
+  /** A path the submission may not write: protected by the prompt, or a hidden file's path. */
+  isGuarded(file: string): boolean;
+  /** The runner the test command uses, or null when the kit cannot read its tests. */
+  style: RunnerStyle | null;
+  /** The expected tests: visible ones, and visible plus hidden. */
+  expected: { visible: ExpectedTest[]; all: ExpectedTest[] };
+  /** Test files the runner loads: visible ones, and visible plus hidden. */
+  testFiles: { visible: string[]; all: string[] };
+  /** Why the expected tests could not be read, if so. */
+  expectedProblem?: string;
+  /** Names defined in each test file (so canaries never shadow one). */
+  names: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Test files that hold a TestCase class (their canary is a TestCase too). */
+  hasTestCase: ReadonlySet<string>;
+  /** The rules every workspace of this packet is judged by. */
+  rules: JudgeRules;
+}
+
+async function readTree(packetDir: string, tree: string, files: readonly string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const f of files) out.set(f, await readFile(path.join(packetDir, tree, f)));
+  return out;
+}
+
+/** Read a packet's starter and hidden tests, and work out its expected tests and rules. */
+export async function loadPacketFiles(packet: Packet, packetDir: string): Promise<PacketFiles> {
+  const starter = await readTree(packetDir, 'starter', packet.trees.starter);
+  const hidden = await readTree(packetDir, 'hidden', packet.trees.hidden);
+  const globs = packet.prompt.data.protected;
+  const protectedGlob = globs.length ? picomatch(globs, { dot: true }) : () => false;
+  const hiddenPaths = new Set(packet.trees.hidden);
+  const isGuarded = (file: string) => protectedGlob(file) || hiddenPaths.has(file);
+  const candidateStarter = new Map<string, string>();
+  for (const [f, bytes] of starter) if (!isGuarded(f)) candidateStarter.set(f, bytes.toString('utf8'));
+
+  const style = runnerStyle(packet.prompt.data.test);
+  const guardedPython: [string, Buffer, boolean][] = [
+    ...[...starter].filter(([f]) => f.endsWith('.py') && isGuarded(f)).map(([f, b]) => [f, b, false] as [string, Buffer, boolean]),
+    ...[...hidden].filter(([f]) => f.endsWith('.py')).map(([f, b]) => [f, b, true] as [string, Buffer, boolean]),
+  ];
+  const modules = new Map<string, PythonModule>(guardedPython.map(([f, b]) => [f, scanPython(f, b.toString('utf8'))]));
+  const names = new Map<string, Set<string>>();
+  const hasTestCase = new Set<string>();
+  let expected = { visible: [] as ExpectedTest[], all: [] as ExpectedTest[] };
+  let testFiles = { visible: [] as string[], all: [] as string[] };
+  let expectedProblem: string | undefined;
+  if (!style) {
+    expectedProblem = `the test command "${packet.prompt.data.test}" runs neither unittest nor pytest, whose tests the kit can read`;
+  } else {
+    const tests = guardedPython.filter(([f]) => isTestFile(f, style));
+    const visibleTests = tests.filter(([, , h]) => !h).map(([f]) => modules.get(f)!);
+    const allTests = tests.map(([f]) => modules.get(f)!);
+    const helpers = [...modules.values()].filter((m) => !isTestFile(m.file, style));
+    const hiddenSet = new Set(hidden.keys());
+    expected = {
+      visible: expectedTests(visibleTests, helpers, style, hiddenSet),
+      all: expectedTests(allTests, helpers, style, hiddenSet),
+    };
+    const withTests = (list: ExpectedTest[]) => [...new Set(list.map((t) => t.file))].sort();
+    testFiles = { visible: withTests(expected.visible), all: withTests(expected.all) };
+    for (const m of allTests) {
+      names.set(m.file, new Set([...m.classes.map((c) => c.name), ...m.functions, ...m.imports.keys()]));
+      if (expected.all.some((t) => t.file === m.file && t.id.split('::').length === 3)) hasTestCase.add(m.file);
+    }
+    if (expected.all.length === 0) expectedProblem = `no test was found in the protected test files (${tests.map(([f]) => f).join(', ') || 'none match the runner\'s file pattern'})`;
+  }
+  const prompt = packet.prompt.data;
+  return {
+    packet,
+    packetDir,
+    starter,
+    hidden,
+    candidateStarter,
+    isGuarded,
+    style,
+    expected,
+    testFiles,
+    ...(expectedProblem ? { expectedProblem } : {}),
+    names,
+    hasTestCase,
+    rules: {
+      contract: { allow: prompt.workspace.allow, forbid: prompt.workspace.forbid },
+      deliverables: prompt.deliverables,
+      modes: packet.failures.data.modes,
+    },
+  };
+}
+
+/** Why these paths cannot all exist at once (one is a file where another needs a folder), or null. */
+export function layoutConflict(paths: Iterable<string>): string | null {
+  const all = new Set(paths);
+  for (const p of all) {
+    const parts = p.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (all.has(dir)) return `"${dir}" is both a file and a folder of "${p}"`;
+    }
+  }
+  return null;
+}
+
+function isUnsafe(content: string | Uint8Array | UnsafeEntry): content is UnsafeEntry {
+  return typeof content === 'object' && !(content instanceof Uint8Array);
+}
+
+function toBuffer(content: string | Uint8Array): Buffer {
+  return typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * The smallest set of paths that covers the guarded files: a folder when every file under it is
+ * guarded (so nothing can be added to it or renamed out of it), else the files one by one.
+ */
+export function readOnlyCover(all: readonly string[], guarded: ReadonlySet<string>): string[] {
+  const dirs = new Map<string, boolean>();
+  for (const f of all) {
+    const parts = f.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const d = parts.slice(0, i).join('/');
+      dirs.set(d, (dirs.get(d) ?? true) && guarded.has(f));
+    }
+  }
+  const out: string[] = [];
+  const covered = (f: string) => out.some((d) => f.startsWith(`${d}/`));
+  for (const d of [...dirs.keys()].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))) {
+    if (dirs.get(d) && !covered(d)) out.push(d);
+  }
+  for (const f of [...guarded].sort()) if (!covered(f)) out.push(f);
+  return out.sort();
+}
+
+/** A workspace laid out for one judged run. */
+export interface PreparedWorkspace {
+  /** Absolute path. */
+  dir: string;
+  /** The candidate's files before the run. */
+  before: Snapshot;
+  protectedEdits: ProtectedEdit[];
+  /** Protected files as laid out (with canaries), by path: their sha256. */
+  mounted: ReadonlyMap<string, string>;
+  /** Paths to bind read-only over the workspace during the run. */
+  readOnly: string[];
+  expected: readonly ExpectedTest[];
+  testFiles: readonly string[];
+  canaries: Canary[];
+  dispose(): Promise<void>;
+}
+
+/** What laying out a workspace needs. */
+export interface LayoutOptions {
+  /** Lay the hidden tests too (every judged run but the floor and feedback turns). */
+  withHidden: boolean;
+  /** Plant canaries (every judged run; feedback turns show a model the tests' output without them). */
+  canaries: boolean;
+  /** Parent folder for the workspace. */
+  parentDir: string;
+  /** [0, 1), for canary names and values. */
+  random: () => number;
+}
+
+/** Lay out a workspace, or say why the submission cannot be laid out. */
+export async function prepareWorkspace(pf: PacketFiles, submission: Submission, o: LayoutOptions): Promise<PreparedWorkspace | { rejected: string }> {
+  const protectedEdits: ProtectedEdit[] = [];
+  const packetCopy = (f: string) => pf.starter.get(f) ?? pf.hidden.get(f);
+  for (const [f, content] of submission.files) {
+    if (!pf.isGuarded(f)) continue;
+    const ours = packetCopy(f);
+    if (!ours) protectedEdits.push({ file: f, change: 'added' });
+    else if (isUnsafe(content) || !toBuffer(content).equals(ours)) protectedEdits.push({ file: f, change: 'changed' });
+  }
+  for (const f of submission.deleted) if (pf.isGuarded(f) && packetCopy(f)) protectedEdits.push({ file: f, change: 'deleted' });
+  protectedEdits.sort((a, b) => a.file.localeCompare(b.file));
+
+  // The candidate's layer: the starter's visible files, then the submission's, less deletions.
+  const deleted = new Set(submission.deleted.filter((f) => !pf.isGuarded(f)));
+  const candidate = new Map<string, Buffer | UnsafeEntry>();
+  for (const [f, bytes] of pf.starter) if (!pf.isGuarded(f) && !deleted.has(f)) candidate.set(f, bytes);
+  for (const [f, content] of submission.files) {
+    if (pf.isGuarded(f)) continue;
+    candidate.set(f, isUnsafe(content) ? content : toBuffer(content));
+  }
+  const before = new Map<string, string | UnsafeEntry>();
+  for (const [f, c] of [...candidate].sort(([a], [b]) => a.localeCompare(b))) before.set(f, Buffer.isBuffer(c) ? c.toString('utf8') : c);
+
+  const guardedFiles = new Map<string, Buffer>();
+  for (const [f, b] of pf.starter) if (pf.isGuarded(f)) guardedFiles.set(f, b);
+  if (o.withHidden) for (const [f, b] of pf.hidden) guardedFiles.set(f, b);
+  const writable = [...candidate].filter(([, c]) => Buffer.isBuffer(c)).map(([f]) => f);
+  const conflict = layoutConflict([...writable, ...guardedFiles.keys()]);
+  if (conflict) return { rejected: conflict };
+
+  const expected = o.withHidden ? pf.expected.all : pf.expected.visible;
+  const testFiles = o.withHidden ? pf.testFiles.all : pf.testFiles.visible;
+  const canaries: Canary[] = [];
+  if (o.canaries && pf.style) {
+    for (const f of testFiles) {
+      canaries.push(makeCanary(f, pf.style, pf.hasTestCase.has(f), o.random, pf.names.get(f)));
+      const c = canaries.at(-1)!;
+      guardedFiles.set(f, Buffer.from(withCanary(guardedFiles.get(f)!.toString('utf8'), c), 'utf8'));
+    }
+  }
+
+  const dir = await mkdtemp(path.join(o.parentDir, `${pf.packet.id}-`));
+  const place = async (rel: string, bytes: Buffer) => {
+    const dest = path.join(dir, rel);
+    if (!dest.startsWith(dir + path.sep)) throw new Error(`refusing to write outside the workspace: ${rel}`);
+    await mkdir(path.dirname(dest), { recursive: true });
+    await writeFile(dest, bytes);
+  };
+  try {
+    for (const f of writable) await place(f, candidate.get(f) as Buffer);
+    for (const [f, b] of guardedFiles) await place(f, b);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    return { rejected: `the files could not be laid out: ${(err as Error).message}` };
+  }
+  const mounted = new Map([...guardedFiles].map(([f, b]) => [f, sha256(b)] as [string, string]));
+  return {
+    dir,
+    before,
+    protectedEdits,
+    mounted,
+    readOnly: readOnlyCover([...writable, ...guardedFiles.keys()], new Set(guardedFiles.keys())),
+    expected,
+    testFiles,
+    canaries,
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Re-read the protected files after a run: each must still be the regular file that was laid out. */
+export async function protectedAfterRun(ws: Pick<PreparedWorkspace, 'dir' | 'mounted'>): Promise<{ file: string; problem: string }[]> {
+  const problems: { file: string; problem: string }[] = [];
+  for (const [f, hash] of ws.mounted) {
+    const now = await readWorkspaceFile(ws.dir, f, { maxBytes: 16 * 1024 * 1024, timeoutMs: 5_000 });
+    if (!Buffer.isBuffer(now)) problems.push({ file: f, problem: now.unsafe === 'missing' ? 'is gone' : `is now ${now.unsafe}` });
+    else if (sha256(now) !== hash) problems.push({ file: f, problem: 'has other content than was laid out' });
+  }
+  return problems;
+}

@@ -1,0 +1,8 @@
+import type { CatalogEntry } from '../errors/entry.ts';
+
+type ParamsOf<E> = E extends CatalogEntry<infer P> ? P : never;
+
+/** A failed check's defect from a catalog entry: its code and its sentence. */
+export function defect<E extends CatalogEntry<any>>(e: E, params: ParamsOf<E>): { ok: false; code: string; defect: string } {
+  return { ok: false, code: e.code, defect: e.message(params) };
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { makeCanary, withCanary } from '../../../src/judge/canaries.ts';
+import { canonicalTestId, expectedTests, isTestFile, moduleName, runnerStyle, scanPython, testFileOf } from '../../../src/judge/test-ids.ts';
+
+const helpers = scanPython(
+  'tests/fakes.py',
+  `import unittest
+
+
+class AgentCase(unittest.TestCase):
+    def setUp(self):
+        self.x = 1
+
+    def helper_not_a_test(self):
+        pass
+
+
+class Mixin:
+    def test_from_mixin(self):
+        pass
+`,
+);
+
+const unittestFile = scanPython(
+  'tests/test_agent.py',
+  `"""Tests.
+
+def test_in_a_docstring(self):
+    this is not code
+"""
+import unittest
+from tests.fakes import AgentCase, Mixin as Shared
+
+
+class TestResolve(AgentCase):
+    '''class docstring with
+    def test_also_not_code(self): pass
+    '''
+    def test_one(self):
+        self.assertEqual(1, 1)
+
+    @unittest.expectedFailure
+    def test_two(self):
+        x = """
+def test_three(self):
+"""
+
+    def not_a_test(self):
+        pass
+
+    async def test_async(self):
+        pass
+
+
+class TestShared(Shared, unittest.TestCase):
+    def test_own(self):
+        pass
+
+
+class Base(unittest.TestCase):
+    def test_base(self):
+        pass
+
+
+class Derived(Base):
+    def test_derived(self):
+        pass
+
+
+class Plain:
+    def test_not_collected_by_unittest(self):
+        pass
+
+
+def test_module_function():
+    assert True
+`,
+);
+
+describe('scanPython', () => {
+  it('finds classes, bases, test methods and imports, not text in strings', () => {
+    expect(unittestFile.classes.map((c) => [c.name, c.bases, c.tests])).toEqual([
+      ['TestResolve', ['AgentCase'], ['test_one', 'test_two', 'test_async']],
+      ['TestShared', ['Shared', 'unittest.TestCase'], ['test_own']],
+      ['Base', ['unittest.TestCase'], ['test_base']],
+      ['Derived', ['Base'], ['test_derived']],
+      ['Plain', [], ['test_not_collected_by_unittest']],
+    ]);
+    expect(unittestFile.functions).toEqual(['test_module_function']);
+    expect([...unittestFile.imports]).toEqual([
+      ['AgentCase', ['tests.fakes', 'AgentCase']],
+      ['Shared', ['tests.fakes', 'Mixin']],
+    ]);
+  });
+
+  it('joins lines continued in brackets and ignores comments', () => {
+    const m = scanPython('tests/test_x.py', 'class TestX(\n    unittest.TestCase,  # the base\n):\n    def test_a(\n        self,\n    ):\n        pass\n    # def test_commented(self):\n');
+    expect(m.classes).toEqual([{ name: 'TestX', bases: ['unittest.TestCase'], tests: ['test_a'] }]);
+  });
+});
+
+describe('expectedTests', () => {
+  it('follows unittest: TestCase classes (imported bases and mixins included), inherited tests, no plain classes or functions', () => {
+    const ids = expectedTests([unittestFile], [helpers], 'unittest', new Set()).map((t) => t.id);
+    expect(ids).toEqual([
+      'tests/test_agent.py::Base::test_base',
+      'tests/test_agent.py::Derived::test_base',
+      'tests/test_agent.py::Derived::test_derived',
+      'tests/test_agent.py::TestResolve::test_async',
+      'tests/test_agent.py::TestResolve::test_one',
+      'tests/test_agent.py::TestResolve::test_two',
+      'tests/test_agent.py::TestShared::test_from_mixin',
+      'tests/test_agent.py::TestShared::test_own',
+    ]);
+  });
+
+  it('follows pytest: also Test* classes and test functions', () => {
+    const ids = expectedTests([unittestFile], [helpers], 'pytest', new Set()).map((t) => t.id);
+    expect(ids).toContain('tests/test_agent.py::test_module_function');
+    expect(ids).not.toContain('tests/test_agent.py::Plain::test_not_collected_by_unittest');
+    const pytestClass = scanPython('tests/test_p.py', 'class TestPlain:\n    def test_a(self):\n        pass\n');
+    expect(expectedTests([pytestClass], [], 'pytest', new Set()).map((t) => t.id)).toEqual(['tests/test_p.py::TestPlain::test_a']);
+    expect(expectedTests([pytestClass], [], 'unittest', new Set())).toEqual([]);
+  });
+
+  it('takes a class on a base it cannot see for a TestCase when it has tests, and marks hidden files', () => {
+    const m = scanPython('tests/test_hidden_h.py', 'from elsewhere import Case\n\nclass TestH(Case):\n    def test_h(self):\n        pass\n');
+    expect(expectedTests([m], [], 'unittest', new Set(['tests/test_hidden_h.py']))).toEqual([{ id: 'tests/test_hidden_h.py::TestH::test_h', file: 'tests/test_hidden_h.py', hidden: true }]);
+  });
+
+  it('collects a TestCase with tests that a module imports (unittest loads it from the module namespace)', () => {
+    const base = scanPython('tests/shared.py', 'import unittest\n\nclass SharedChecks(unittest.TestCase):\n    def test_shared(self):\n        pass\n');
+    const user = scanPython('tests/test_user.py', 'from tests.shared import SharedChecks\n');
+    expect(expectedTests([user], [base], 'unittest', new Set()).map((t) => t.id)).toEqual(['tests/test_user.py::SharedChecks::test_shared']);
+  });
+});
+
+describe('runner ids', () => {
+  const files = ['tests/test_a.py', 'tests/sub/test_b.py'];
+  it('maps unittest and pytest ids to the judge form', () => {
+    expect(canonicalTestId('tests.test_a.TestX.test_y', files)).toBe('tests/test_a.py::TestX::test_y');
+    expect(canonicalTestId('test_a.TestX.test_y', files)).toBe('tests/test_a.py::TestX::test_y');
+    expect(canonicalTestId('tests.sub.test_b.T.test_z', files)).toBe('tests/sub/test_b.py::T::test_z');
+    expect(canonicalTestId('tests/test_a.py::TestX::test_y[3-4]', files)).toBe('tests/test_a.py::TestX::test_y');
+    expect(canonicalTestId('tests/test_a.py::test_fn', files)).toBe('tests/test_a.py::test_fn');
+    expect(canonicalTestId('tests/other.py::test_fn', files)).toBeNull();
+    expect(canonicalTestId('other.TestX.test_y', files)).toBeNull();
+  });
+
+  it('finds the file of an import failure', () => {
+    expect(testFileOf('unittest.loader._FailedTest.tests.test_a', files)).toBe('tests/test_a.py');
+    expect(testFileOf('unittest.loader.ModuleImportFailure.test_b', files)).toBe('tests/sub/test_b.py');
+    expect(testFileOf('unittest.loader._FailedTest.nowhere', files)).toBeNull();
+  });
+
+  it('knows the runners and their file patterns', () => {
+    expect(runnerStyle('python3 -m unittest discover -s tests -t . -q')).toBe('unittest');
+    expect(runnerStyle('python3 -m pytest -q')).toBe('pytest');
+    expect(runnerStyle('pytest tests')).toBe('pytest');
+    expect(runnerStyle('make test')).toBeNull();
+    expect(isTestFile('tests/test_a.py', 'unittest')).toBe(true);
+    expect(isTestFile('tests/tests.py', 'unittest')).toBe(true);
+    expect(isTestFile('tests/tests.py', 'pytest')).toBe(false);
+    expect(isTestFile('tests/a_test.py', 'pytest')).toBe(true);
+    expect(isTestFile('tests/fakes.py', 'unittest')).toBe(false);
+    expect(isTestFile('tests/test_a.txt', 'unittest')).toBe(false);
+    expect(moduleName('tests/sub/__init__.py')).toBe('tests.sub');
+  });
+});
+
+describe('canaries', () => {
+  const seq = (values: number[]) => {
+    let i = 0;
+    return () => values[i++ % values.length]!;
+  };
+
+  it('are a failing TestCase for unittest, and a failing function for plain pytest files', () => {
+    const c = makeCanary('tests/test_a.py', 'unittest', true, seq([0.1, 0.2, 0.3, 0.4]));
+    expect(c.id).toMatch(/^tests\/test_a\.py::Test[A-Z][a-z]{9}::test_[a-z]{9}$/);
+    expect(c.source).toMatch(/class Test\w+\(__import__\("unittest"\)\.TestCase\):\n {4}def test_\w+\(self\):\n {8}self\.assertEqual\((\d+), (\d+)\)\n$/);
+    const [, a, b] = /assertEqual\((\d+), (\d+)\)/.exec(c.source)!;
+    expect(Number(a)).not.toBe(Number(b));
+    const p = makeCanary('tests/test_p.py', 'pytest', false, Math.random);
+    expect(p.id).toMatch(/^tests\/test_p\.py::test_[a-z]{10}$/);
+    expect(p.source).toMatch(/def test_\w+\(\):\n {4}assert (\d+) == (\d+)\n$/);
+  });
+
+  it('never take a name the file already uses, and differ from run to run', () => {
+    const zero = () => 0;
+    const taken = new Set(['TestAaaaaaaaaa']);
+    const values = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5];
+    let i = 0;
+    const c = makeCanary('tests/test_a.py', 'unittest', true, () => (i < values.length ? values[i++]! : zero()), taken);
+    expect(c.id).not.toContain('TestAaaaaaaaaa');
+    const ids = new Set(Array.from({ length: 20 }, () => makeCanary('tests/test_a.py', 'unittest', true, Math.random).id));
+    expect(ids.size).toBe(20);
+  });
+
+  it('are appended after a final newline', () => {
+    const c = makeCanary('tests/test_a.py', 'unittest', true, Math.random);
+    expect(withCanary('x = 1', c)).toBe(`x = 1\n${c.source}`);
+    expect(withCanary('x = 1\n', c)).toBe(`x = 1\n${c.source}`);
+  });
+});
