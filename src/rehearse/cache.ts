@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PacketReport } from './report.ts';
 
 /** Bump when the checks change, so old results are not reused. */
-export const REHEARSAL_LOGIC_VERSION = 2;
+export const REHEARSAL_LOGIC_VERSION = 3;
 
 /** What a cached result depends on. */
 export interface CacheKeyParts {
@@ -20,6 +20,8 @@ export interface CacheKeyParts {
   timeoutMs: number;
   /** The scripted replies were rehearsed too (`reply:<name>` checks). */
   replies?: boolean;
+  /** A fingerprint of the kit's own code. */
+  kit?: string;
 }
 
 /** A content-addressed store of packet results. */
@@ -37,8 +39,12 @@ export function cacheKey(parts: CacheKeyParts): string {
 }
 
 /** A cache in a folder: one JSON file per packet and key, written atomically. */
-export function directoryCache(dir: string): RehearsalCache {
-  const file = (id: string, key: CacheKeyParts) => path.join(dir, `${id}-${cacheKey(key)}.json`);
+/**
+ * A cache in a folder. `kit` is a fingerprint of the kit's own code (see `kitFingerprint`): a
+ * change to the judge or the sandbox makes every earlier result stale, without a version to bump.
+ */
+export function directoryCache(dir: string, kit: string): RehearsalCache {
+  const file = (id: string, key: CacheKeyParts) => path.join(dir, `${id}-${cacheKey({ ...key, kit })}.json`);
   return {
     async get(id, key) {
       try {

@@ -181,7 +181,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
                   interpreter: environment.interpreter,
                   jobs,
                   timeoutMs: timeout * 1000,
-                  cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
+                  cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
                   reporters: [buildReporter((s) => io.out(s))],
                   scratchDir: tmpdir(),
                   date: io.now,

@@ -1,24 +1,19 @@
 import { tmpdir } from 'node:os';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pLimit from 'p-limit';
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
 import { effectiveBudget, type BudgetLimits } from '../../llm/budget.ts';
 import { endpointFrom, parseEndpoint } from '../../llm/endpoint.ts';
-import { replyStoreFromDirs, startScriptedServer } from '../../llm/scripted-server.ts';
-import { systemClock } from '../../rehearse/session.ts';
-import { redact, sortKeys } from '../../llm/stable-json.ts';
+import { redact } from '../../llm/stable-json.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { directoryCache, noCache } from '../../rehearse/cache.ts';
+import { KIT_ROOT, kitFingerprint } from '../../kit/fingerprint.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { folderTimestamp } from '../../rehearse/model-run-report.ts';
-import { runModelRehearsals } from '../../rehearse/model-runs.ts';
-import { rehearse } from '../../rehearse/rehearse.ts';
-import { exitCodeOf, type RehearsalReport } from '../../rehearse/report.ts';
+import { runRehearsal } from '../../rehearse/run-rehearsal.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -61,13 +56,7 @@ Exit: 0 every packet fails closed and every model run ended PASS, CAUGHT,
 FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive.
 `;
 
-/** Write a file atomically: a temporary file, then a rename. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
+export { writeFileAtomic } from '../../rehearse/run-rehearsal.ts';
 
 function wholeNumber(value: string | undefined, min: number): number | undefined | null {
   if (value === undefined) return undefined;
@@ -77,6 +66,58 @@ function wholeNumber(value: string | undefined, min: number): number | undefined
 
 function printDiagnostic(io: CliIo, d: Diagnostic): void {
   io.err(`${d.code} ${d.severity === 'warning' ? 'warning ' : ''}${d.message}\n  hint: ${d.hint}\n`);
+}
+
+/** The numeric flags of live runs, checked; null after printing what is wrong. */
+function parseModelNumbers(values: Record<string, string | boolean | undefined>, io: CliIo): { n: Record<string, number | undefined>; budgetFlags: Partial<BudgetLimits> } | null {
+  const numeric: [string, number][] = [
+    ['max-calls', 1],
+    ['max-tokens', 1],
+    ['max-seconds', 1],
+    ['max-identical-errors', 1],
+    ['feedback', 0],
+    ['stall', 1],
+    ['attempt-timeout', 1],
+  ];
+  const n: Record<string, number | undefined> = {};
+  for (const [flag, min] of numeric) {
+    const value = values[flag] as string | undefined;
+    const v = wholeNumber(value, min);
+    if (v === null) {
+      io.err(`packet rehearse: --${flag} must be a whole number of at least ${min}, not "${value}".\n`);
+      return null;
+    }
+    n[flag] = v;
+  }
+  const budgetFlags: Partial<BudgetLimits> = {
+    ...(n['max-calls'] !== undefined ? { modelCalls: n['max-calls'] } : {}),
+    ...(n['max-tokens'] !== undefined ? { tokens: n['max-tokens'] } : {}),
+    ...(n['max-seconds'] !== undefined ? { wallSeconds: n['max-seconds'] } : {}),
+    ...(n['max-identical-errors'] !== undefined ? { identicalErrors: n['max-identical-errors'] } : {}),
+  };
+  return { n, budgetFlags };
+}
+
+/** The live endpoint from the flag or the environment (none: the embedded one); null after printing what is wrong. */
+function resolveEndpoint(values: { endpoint?: string | undefined; model?: string | undefined }, io: CliIo): { live?: { baseURL: string; host: string; defaultQuery: Record<string, string> } } | null {
+  let from = endpointFrom(values.endpoint, io.env);
+  if (from && from.source !== 'flag' && !values.model) {
+    // An endpoint in the environment is for live runs; without a model there is none to make.
+    io.err(`note: $${from.source} is set but no --model is given; rehearsing the scripted replies only.\n`);
+    from = undefined;
+  }
+  if (!from) return {};
+  const parsed = parseEndpoint(from.url, from.source);
+  const source = from.source === 'flag' ? '--endpoint' : `$${from.source}`;
+  if (!parsed.ok) {
+    printDiagnostic(io, diagnose(ModelErrors.EndpointInvalid, { file: source }, { source, reason: parsed.reason }));
+    return null;
+  }
+  if (!values.model) {
+    printDiagnostic(io, diagnose(ModelErrors.ModelMissing, { file: source }, { source }));
+    return null;
+  }
+  return { live: parsed.endpoint };
 }
 
 /** `packet rehearse`. */
@@ -112,52 +153,14 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
   const pool = parsePoolOptions('rehearse', values, io);
   if (!pool) return 2;
   const { jobs, timeout } = pool;
-  const numeric: [string, string | undefined, number][] = [
-    ['max-calls', values['max-calls'], 1],
-    ['max-tokens', values['max-tokens'], 1],
-    ['max-seconds', values['max-seconds'], 1],
-    ['max-identical-errors', values['max-identical-errors'], 1],
-    ['feedback', values.feedback, 0],
-    ['stall', values.stall, 1],
-    ['attempt-timeout', values['attempt-timeout'], 1],
-  ];
-  const n: Record<string, number | undefined> = {};
-  for (const [flag, value, min] of numeric) {
-    const v = wholeNumber(value, min);
-    if (v === null) {
-      io.err(`packet rehearse: --${flag} must be a whole number of at least ${min}, not "${value}".\n`);
-      return 2;
-    }
-    n[flag] = v;
-  }
-  const budgetFlags: Partial<BudgetLimits> = {
-    ...(n['max-calls'] !== undefined ? { modelCalls: n['max-calls'] } : {}),
-    ...(n['max-tokens'] !== undefined ? { tokens: n['max-tokens'] } : {}),
-    ...(n['max-seconds'] !== undefined ? { wallSeconds: n['max-seconds'] } : {}),
-    ...(n['max-identical-errors'] !== undefined ? { identicalErrors: n['max-identical-errors'] } : {}),
-  };
+  const numbers = parseModelNumbers(values, io);
+  if (!numbers) return 2;
+  const { n, budgetFlags } = numbers;
 
   // The endpoint: a flag or the environment; none means the embedded scripted endpoint.
-  let from = endpointFrom(values.endpoint, io.env);
-  let live: { baseURL: string; host: string; defaultQuery: Record<string, string> } | undefined;
-  if (from && from.source !== 'flag' && !values.model) {
-    // An endpoint in the environment is for live runs; without a model there is none to make.
-    io.err(`note: $${from.source} is set but no --model is given; rehearsing the scripted replies only.\n`);
-    from = undefined;
-  }
-  if (from) {
-    const parsed = parseEndpoint(from.url, from.source);
-    const source = from.source === 'flag' ? '--endpoint' : `$${from.source}`;
-    if (!parsed.ok) {
-      printDiagnostic(io, diagnose(ModelErrors.EndpointInvalid, { file: source }, { source, reason: parsed.reason }));
-      return 2;
-    }
-    if (!values.model) {
-      printDiagnostic(io, diagnose(ModelErrors.ModelMissing, { file: source }, { source }));
-      return 2;
-    }
-    live = parsed.endpoint;
-  }
+  const resolved = resolveEndpoint(values, io);
+  if (!resolved) return 2;
+  const { live } = resolved;
   const keyVar = values['api-key-env'];
   const apiKey = io.env[keyVar] || null;
   if (live && !apiKey) printDiagnostic(io, diagnose(ModelErrors.ApiKeyMissing, { file: keyVar }, { variable: keyVar }));
@@ -190,74 +193,50 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     return 2;
   }
   const packetsDir = path.resolve(io.cwd, values.packets);
-  const packetDirs = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
-  const outDir = path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now())));
-  // The embedded endpoint serves every packet's replies: the reply checks always use it, a
-  // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
-  const server = await startScriptedServer({
-    replies: replyStoreFromDirs(new Map(loaded.packets.map((p) => [p.id, { dir: packetDirs.get(p.id)!, replies: p.trees.replies }]))),
-  });
-  let scratch: string | undefined;
+  const reportFile = path.resolve(io.cwd, values.report);
   try {
     const reporter = terminalReporter(say, { tty: io.isTTY, color: io.isTTY });
-    const report: RehearsalReport = await rehearse({
+    const { exitCode } = await runRehearsal({
       packets: loaded.packets,
-      packetDirs,
-      sandbox: environment.sandbox,
-      sandboxNotice: environment.notice,
-      interpreter: environment.interpreter,
+      packetDirs: new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)])),
+      environment,
       jobs,
       timeoutMs: timeout * 1000,
-      cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse')),
-      reporters: [reporter],
+      cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
+      reporter,
       scratchDir: tmpdir(),
+      outDir: path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now()))),
+      reportFile,
+      cwd: io.cwd,
       date: io.now,
-      now: () => performance.now(),
-      scripted: { url: server.url, outDir, cwd: io.cwd },
+      ...(values.model
+        ? {
+            live: {
+              model: values.model,
+              ...(live ? { endpoint: live } : {}),
+              apiKey,
+              flags: budgetFlags,
+              feedbackTurns: n.feedback!,
+              stallCalls: n.stall!,
+              attemptTimeoutMs: n['attempt-timeout']! * 1000,
+            },
+          }
+        : {}),
+      onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+      onModels: (event) => {
+        if ('start' in event) return say(`\nmodel ${event.start.model} at ${event.start.host}${event.start.scripted ? ' (the embedded scripted endpoint)' : ''}\n`);
+        const by = new Map<string, number>();
+        for (const m of event.end) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
+        say(`models: ${event.end.length} run${event.end.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
+        for (const m of event.end.filter((x) => x.verdict === 'INCONCLUSIVE')) {
+          const d = diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
+          sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+        }
+      },
     });
-    if (values.model) {
-      scratch = await mkdtemp(path.join(tmpdir(), 'packet-model-'));
-      const endpoint = live ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
-      say(`\nmodel ${values.model} at ${endpoint.host}${live ? '' : ' (the embedded scripted endpoint)'}\n`);
-      const limit = pLimit(Math.max(1, jobs));
-      const models = await runModelRehearsals({
-        packets: loaded.packets,
-        packetDirs,
-        offline: report,
-        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
-        schedule: (fn) => limit(fn),
-        scratchDir: scratch,
-        endpoint,
-        apiKey,
-        model: values.model,
-        flags: budgetFlags,
-        feedbackTurns: n.feedback!,
-        stallCalls: n.stall!,
-        attemptTimeoutMs: n['attempt-timeout']! * 1000,
-        outDir,
-        cwd: io.cwd,
-        clock: systemClock,
-        date: io.now,
-        onRun: (run) => reporter.onModelRunEnd?.(run),
-        onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
-      });
-      report.models = models;
-      const by = new Map<string, number>();
-      for (const m of models) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
-      say(`models: ${models.length} run${models.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
-      for (const m of models.filter((x) => x.verdict === 'INCONCLUSIVE')) {
-        const d = diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
-        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
-      }
-    }
-    const reportFile = path.resolve(io.cwd, values.report);
-    const text = JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
-    await writeFileAtomic(reportFile, apiKey ? redact(text, [apiKey]) : text);
     say(`report: ${path.relative(io.cwd, reportFile)}\n`);
-    return exitCodeOf(report);
+    return exitCode;
   } finally {
-    await server.close();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
     await environment.dispose();
   }
 }

@@ -1,0 +1,135 @@
+/**
+ * `packet rehearse` as a library call: with the packets loaded and the run environment ready,
+ * start the embedded scripted endpoint, rehearse every packet (its scripted replies included),
+ * then the live model runs when a model is named, and write the JSON report. The command only
+ * parses flags and prints.
+ */
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import type { BudgetLimits } from '../llm/budget.ts';
+import type { FetchLike } from '../llm/client.ts';
+import type { WaitPlan } from '../llm/retry.ts';
+import { replyStoreFromDirs, startScriptedServer } from '../llm/scripted-server.ts';
+import { redact, sortKeys } from '../llm/stable-json.ts';
+import type { Packet } from '../packets/packet.ts';
+import type { RehearsalCache } from './cache.ts';
+import type { RunEnvironment } from './environment.ts';
+import { runModelRehearsals } from './model-runs.ts';
+import { rehearse } from './rehearse.ts';
+import type { Reporter } from './reporter.ts';
+import { exitCodeOf, type ModelRunReport, type RehearsalReport } from './report.ts';
+import { systemClock, type SessionClock } from './session.ts';
+
+/** Write a file atomically: a temporary file, then a rename. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/** A live model run on top of the offline rehearsal. */
+export interface LiveModelOptions {
+  /** The model id; `{packet}` is replaced by each packet's id. */
+  model: string;
+  /** The endpoint; absent: the embedded scripted endpoint. */
+  endpoint?: { baseURL: string; host: string; defaultQuery: Record<string, string> };
+  /** Never logged or written. */
+  apiKey: string | null;
+  flags: Partial<BudgetLimits>;
+  feedbackTurns: number;
+  stallCalls: number;
+  attemptTimeoutMs: number;
+  fetch?: FetchLike;
+  clock?: SessionClock;
+}
+
+/** Everything a rehearsal run needs. */
+export interface RunRehearsalOptions {
+  packets: readonly Packet[];
+  /** Absolute path of each packet's folder, by id. */
+  packetDirs: ReadonlyMap<string, string>;
+  environment: RunEnvironment;
+  jobs: number;
+  timeoutMs: number;
+  cache: RehearsalCache;
+  reporter: Reporter;
+  /** Parent folder for workspaces. */
+  scratchDir: string;
+  /** Receipts of model runs go under it. */
+  outDir: string;
+  /** The JSON report, absolute. */
+  reportFile: string;
+  cwd: string;
+  date: () => Date;
+  live?: LiveModelOptions;
+  /** Told about retries of live runs. */
+  onWait?: (packet: string, plan: WaitPlan, retry: number) => void;
+  /** Told about the live runs' start and end, for the console. */
+  onModels?: (event: { start: { model: string; host: string; scripted: boolean } } | { end: ModelRunReport[] }) => void;
+}
+
+/** Rehearse, run the live models, write the report; returns the report and the exit code. */
+export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: RehearsalReport; exitCode: 0 | 1 | 2 }> {
+  const { environment } = o;
+  // The embedded endpoint serves every packet's replies: the reply checks always use it, a
+  // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
+  const server = await startScriptedServer({
+    replies: replyStoreFromDirs(new Map(o.packets.map((p) => [p.id, { dir: o.packetDirs.get(p.id)!, replies: p.trees.replies }]))),
+  });
+  let modelScratch: string | undefined;
+  try {
+    const report = await rehearse({
+      packets: o.packets,
+      packetDirs: o.packetDirs,
+      sandbox: environment.sandbox,
+      sandboxNotice: environment.notice,
+      interpreter: environment.interpreter,
+      jobs: o.jobs,
+      timeoutMs: o.timeoutMs,
+      cache: o.cache,
+      reporters: [o.reporter],
+      scratchDir: o.scratchDir,
+      date: o.date,
+      now: () => performance.now(),
+      scripted: { url: server.url, outDir: o.outDir, cwd: o.cwd },
+    });
+    if (o.live) {
+      const live = o.live;
+      modelScratch = await mkdtemp(path.join(o.scratchDir, 'packet-model-'));
+      const endpoint = live.endpoint ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
+      o.onModels?.({ start: { model: live.model, host: endpoint.host, scripted: !live.endpoint } });
+      const limit = pLimit(Math.max(1, o.jobs));
+      report.models = await runModelRehearsals({
+        packets: o.packets,
+        packetDirs: o.packetDirs,
+        offline: report,
+        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: o.timeoutMs },
+        schedule: (fn) => limit(fn),
+        scratchDir: modelScratch,
+        endpoint,
+        apiKey: live.apiKey,
+        model: live.model,
+        flags: live.flags,
+        feedbackTurns: live.feedbackTurns,
+        stallCalls: live.stallCalls,
+        attemptTimeoutMs: live.attemptTimeoutMs,
+        outDir: o.outDir,
+        cwd: o.cwd,
+        clock: live.clock ?? systemClock,
+        date: o.date,
+        ...(live.fetch ? { fetch: live.fetch } : {}),
+        onRun: (run) => o.reporter.onModelRunEnd?.(run),
+        ...(o.onWait ? { onWait: o.onWait } : {}),
+      });
+      o.onModels?.({ end: report.models });
+    }
+    const text = JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
+    await writeFileAtomic(o.reportFile, o.live?.apiKey ? redact(text, [o.live.apiKey]) : text);
+    return { report, exitCode: exitCodeOf(report) };
+  } finally {
+    await server.close();
+    if (modelScratch) await rm(modelScratch, { recursive: true, force: true });
+  }
+}
