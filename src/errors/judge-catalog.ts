@@ -1,6 +1,9 @@
 import { entry } from './entry.ts';
 
-const list = (ids: readonly string[], max = 6) => `${ids.slice(0, max).join(', ')}${ids.length > max ? ` and ${ids.length - max} more` : ''}`;
+/** A list of ids, cut after `max` (a placeholder string passes through, for the generated reference). */
+const list = (ids: readonly string[] | string, max = 6) => (typeof ids === 'string' ? ids : `${ids.slice(0, max).join(', ')}${ids.length > max ? ` and ${ids.length - max} more` : ''}`);
+/** How many ids, with the noun in the right number. */
+const count = (ids: readonly string[] | string, one: string, many = `${one}s`) => (typeof ids === 'string' ? `<n> ${many}` : `${ids.length} ${ids.length === 1 ? one : many}`);
 
 /**
  * What the judge finds in one workspace (PK410-PK439): every reason a run is not PASS, each
@@ -45,7 +48,7 @@ export const JudgeFindings = {
     name: 'TestsFailed',
     title: 'Visible tests fail',
     severity: 'error',
-    message: ({ ids }) => `${ids.length} visible test${ids.length === 1 ? '' : 's'} fail: ${list(ids)}.`,
+    message: ({ ids }) => `${count(ids, 'visible test')} failed: ${list(ids)}.`,
     hint: () => 'The candidate can run these tests themselves with the packet\'s test command.',
   }),
   HiddenTestsFailed: entry<{ ids: string[] }>({
@@ -53,7 +56,7 @@ export const JudgeFindings = {
     name: 'HiddenTestsFailed',
     title: 'Held-out tests fail',
     severity: 'error',
-    message: ({ ids }) => `${ids.length} held-out test${ids.length === 1 ? '' : 's'} fail: ${list(ids)}.`,
+    message: ({ ids }) => `${count(ids, 'held-out test')} failed: ${list(ids)}.`,
     hint: () => 'The answer works on the visible cases only; the held-out tests name the behaviour it misses.',
   }),
   TestsMissing: entry<{ expected: number; ran: number | null; detail: string }>({
@@ -87,7 +90,7 @@ export const JudgeFindings = {
     title: 'Tampered: the kit\'s canary tests did not fail',
     severity: 'error',
     message: ({ passed, missing }) =>
-      `Before the run the kit planted canary tests that must fail, with random names, one per test file.${passed.length ? ` The runner reported ${passed.length} of them passed (${list(passed, 3)}).` : ''}${missing.length ? ` The runner did not report ${missing.length} of them at all (${list(missing, 3)}).` : ''} Something in the run reports results the tests did not produce, so no result of this run counts.`,
+      `Before the run the kit planted canary tests that must fail, with random names, one per test file.${passed.length ? ` The runner reported ${count(passed, 'canary', 'canaries')} passed (${list(passed, 3)}).` : ''}${missing.length ? ` The runner did not report ${count(missing, 'canary', 'canaries')} failed (${list(missing, 3)}).` : ''} Something in the run reports results the tests did not produce, so no result of this run counts.`,
     hint: () => 'Look for code that patches the test runner (TestCase.run, result objects), prints its own summary, exits early (os._exit, sys.exit at import) or rewrites test files.',
   }),
   ExitDisagrees: entry<{ exitCode: number | null }>({
@@ -180,9 +183,9 @@ export const JudgeFindings = {
     message: ({ file, kind }) => `${file} is ${kind}; the kit reads only regular files of bounded size from a workspace and never follows links, so it was not read.`,
     hint: () => 'Submit plain files only: no symlinks, FIFOs, devices or oversized files.',
   }),
-  ForbidPatternInvalid: entry<{ pattern: string; reason: string }>({
+  ContractPatternInvalid: entry<{ pattern: string; reason: string }>({
     code: 'PK432',
-    name: 'ForbidPatternInvalid',
+    name: 'ContractPatternInvalid',
     title: 'A forbidden pattern does not compile',
     severity: 'error',
     message: ({ pattern, reason }) => `The workspace.forbid pattern /${pattern}/ is not a valid regular expression (${reason}), so the contract cannot be checked, and the run is not green.`,

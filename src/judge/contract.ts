@@ -51,7 +51,7 @@ export function compileForbid(rules: ContractRules): { compiled: { re: RegExp; p
     try {
       compiled.push({ re: new RegExp(rule.pattern), pattern: rule.pattern, reason: rule.reason });
     } catch (err) {
-      findings.push(finding('contract', JudgeFindings.ForbidPatternInvalid, { pattern: rule.pattern, reason: (err as Error).message }));
+      findings.push(finding('contract', JudgeFindings.ContractPatternInvalid, { pattern: rule.pattern, reason: (err as Error).message }));
     }
   }
   return { compiled, findings };

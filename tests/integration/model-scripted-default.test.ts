@@ -91,7 +91,7 @@ describe('the scripted default', () => {
       'PK454 The scripted reply replies/sample.md cannot be applied: it holds no code: no fenced block with a path= attribute and no unified diff.',
     ]);
     expect(check('sample-reply-prose', 'reply:sample').inconclusive).toBeUndefined();
-    expect(packet('sample-reply-wrong').defects[0]).toMatch(/^PK452 The sample reply \(replies\/sample\.md\) ends CAUGHT: PK415 1 visible test fail/);
+    expect(packet('sample-reply-wrong').defects[0]).toMatch(/^PK452 The sample reply \(replies\/sample\.md\) ends CAUGHT: PK415 1 visible test failed/);
   });
 
   it('exits 1 on packet defects and says so in words', () => {

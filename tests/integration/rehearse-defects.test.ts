@@ -125,7 +125,7 @@ describe('packet rehearse on planted defects', () => {
   it('names a sample that is red', () => {
     expect(failed('sample-red')).toContain('sample');
     expect(check('sample-red', 'sample').code).toBe('PK443');
-    expect(packet('sample-red').defects.join('\n')).toMatch(/The sample solution is not PASS: PK416 1 held-out test fail/);
+    expect(packet('sample-red').defects.join('\n')).toMatch(/The sample solution is not PASS: PK416 1 held-out test failed/);
   });
 
   it('names a surviving mutant and its mode', () => {
