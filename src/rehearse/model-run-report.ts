@@ -26,7 +26,7 @@ export function modelRunReport(
     signals: result.signals,
     calls: l.calls,
     turns: result.turns.length,
-    tokens: { prompt: l.prompt_tokens, completion: l.completion_tokens, total: l.tokens, unknownCalls: l.usage_unknown_calls },
+    tokens: { prompt: l.known_prompt_tokens, completion: l.known_completion_tokens, total: l.tokens, unknownCalls: l.usage_unknown_calls },
     bytes: { out: l.bytes_out, in: l.bytes_in },
     wallMs: result.spent.wallMs,
     errors: l.errors,
