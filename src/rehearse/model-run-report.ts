@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BudgetLimits } from '../llm/budget.ts';
+import { classInfo } from '../llm/error-class.ts';
 import type { SessionResult } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import type { ModelRunReport } from './report.ts';
@@ -34,7 +35,13 @@ export function modelRunReport(
     budget: about.budget,
     receipts: { usage: rel(result.receipts.usage), ledger: rel(result.receipts.ledger), giveUp: rel(result.receipts.giveUp) },
     ...(result.evaluation && !result.evaluation.rejected && !result.evaluation.infra ? { tests: result.evaluation.tests } : {}),
+    ...(result.failure ? { failure: { ...result.failure, hint: classInfo(result.failure.error).hint } } : {}),
+    ...(result.servedModels.length ? { servedModels: result.servedModels } : {}),
   };
+  const notes = result.turns.flatMap((t) => (t.notes ?? []).map((n) => `turn ${t.turn}: ${n}`));
+  if (notes.length) entry.notes = notes;
+  const thought = result.turns.filter((t) => t.reasoning);
+  if (thought.length) entry.reasoning = { turns: thought.length, chars: thought.reduce((n, t) => n + t.reasoning!.chars, 0) };
   return sortKeys(entry);
 }
 

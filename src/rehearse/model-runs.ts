@@ -34,6 +34,8 @@ export interface ModelRunsOptions {
   feedbackTurns: number;
   stallCalls: number;
   attemptTimeoutMs: number;
+  /** The max_tokens each request sends (the client's default when unset). */
+  maxReplyTokens?: number;
   policy?: RetryPolicy;
   /** Receipts go to `<outDir>/<packet>/`; null keeps them in memory. */
   outDir: string | null;
@@ -90,6 +92,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
         model,
         limits,
         ...(o.policy ? { policy: o.policy } : {}),
+        ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
         runner: o.runner,
         scratchDir: o.scratchDir,
         expectedRan: sample.tests.ran,

@@ -7,14 +7,17 @@
  * - CAUGHT: tests red, or a signal matched with visible tests red.
  * - FALSE-GREEN: the visible tests are green, but hidden tests or a signal say wrong.
  * - GAVE-UP: a cap of the budget stopped the run after the model had answered (give_up.json).
- * - INCONCLUSIVE: no answer could be judged (endpoint down, malformed reply, sandbox failure).
- *   A dead endpoint is never GAVE-UP and never a pass, whatever stopped the retries.
+ * - INCONCLUSIVE: no answer could be judged (endpoint down, malformed reply, sandbox failure,
+ *   a budget too small for the first call). A dead endpoint is never GAVE-UP and never a pass,
+ *   whatever stopped the retries.
+ *
+ * Only the final answer is parsed: the client keeps the reasoning apart, and a feedback turn
+ * sends the model its answer back without it.
  */
 import type { Packet } from '../packets/packet.ts';
 import type { TestRunner } from './run-tests.ts';
 import { createMeter, type BudgetLimits, type Spent } from '../llm/budget.ts';
-import type { ChatMessage, ModelClient } from '../llm/client.ts';
-import { classInfo } from '../llm/error-class.ts';
+import { describeFailure, type ChatMessage, type Failure, type ModelClient } from '../llm/client.ts';
 import { evaluateReply, visibleTestOutput, type CaughtBy, type Evaluation, type SignalMatch } from './evaluate.ts';
 import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
 import { contextPaths, feedbackMessage, firstMessages, readStarterTexts } from './session-messages.ts';
@@ -65,6 +68,8 @@ export interface SessionOptions {
   schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Told about waits between attempts. */
   onWait?: (plan: WaitPlan, retry: number) => void;
+  /** The max_tokens each request sends (the client's default when unset). */
+  maxReplyTokens?: number;
 }
 
 /** One turn of the run. */
@@ -74,14 +79,18 @@ export interface TurnRecord {
   calls: number;
   /** The call's final error class, if any. */
   error: string | null;
-  /** `files` or `diff` when the reply parsed; otherwise why it was rejected. */
+  /** `files`, `diff` or `files+diff` when the reply parsed; otherwise why it was rejected. */
   reply: string;
+  /** Reasoning kept apart from the answer: where it was, and its length in characters. */
+  reasoning?: { sources: string[]; chars: number };
+  /** What the parser noted (a path given twice, a whole file and a diff for one path and which was applied). */
+  notes?: string[];
   verdict?: Evaluation['verdict'];
   tests?: string;
 }
 
 /** Why a run was inconclusive. */
-export type InconclusiveCause = 'endpoint' | 'reply' | 'sandbox';
+export type InconclusiveCause = 'endpoint' | 'reply' | 'sandbox' | 'budget';
 
 /** The outcome of a run. */
 export interface SessionResult {
@@ -98,6 +107,10 @@ export interface SessionResult {
   evaluation?: Evaluation;
   turns: TurnRecord[];
   stop?: { reason: StopReason; detail: string };
+  /** The failed attempt that ended the run's last call, as the server put it (class, status, message). */
+  failure?: Failure;
+  /** Models the server says answered, when not the one asked for. */
+  servedModels: string[];
   spent: Spent;
   ledger: LedgerSummary;
   receipts: ReceiptPaths;
@@ -132,7 +145,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   let lastKey: string | undefined;
   let stall = 0;
 
-  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'signals' | 'possibleLeak'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
+  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'signals' | 'possibleLeak' | 'servedModels'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
     const spent = meter.spent();
     const ledger = await o.ledger.close({
       verdict: r.verdict,
@@ -142,6 +155,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     });
     return {
       ...r,
+      servedModels: [...new Set(o.ledger.lines.map((l) => l.served_model).filter((m) => m !== null))],
       possibleLeak: r.possibleLeak ?? false,
       caughtBy: r.evaluation?.caughtBy ?? [],
       signals: r.evaluation?.signals ?? [],
@@ -164,32 +178,40 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       nowEpochMs: clock.nowEpochMs,
       now: clock.now,
       ...(o.onWait ? { onWait: o.onWait } : {}),
+      ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
     });
     if (call.stop) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: `stopped: ${call.stop.detail}` });
       const spent = meter.spent();
-      await o.ledger.giveUp({ reason: call.stop.reason, detail: call.stop.detail, limit: capLimit(o.limits, call.stop.reason), spent, ts: new Date(clock.nowEpochMs()).toISOString() });
+      const estimate = call.stop.estimate ? { estimate: call.stop.estimate } : {};
+      await o.ledger.giveUp({ reason: call.stop.reason, detail: call.stop.detail, limit: capLimit(o.limits, call.stop.reason), spent, ...estimate, ts: new Date(clock.nowEpochMs()).toISOString() });
+      const failure = call.failure ? { failure: call.failure } : {};
       if (!last) {
+        // No attempt failed: the budget alone stopped the run before any answer (a budget too small, not an endpoint down).
+        const budgetOnly = !call.failure && !o.ledger.lines.some((l) => l.error && l.error !== 'missing-usage');
         return finish({
           verdict: 'INCONCLUSIVE',
-          inconclusiveCause: 'endpoint',
-          reason: `no answer could be judged: ${call.stop.detail}${call.error ? `; the last attempt ended ${call.error} (${classInfo(call.error).meaning})` : ''}`,
+          inconclusiveCause: budgetOnly ? 'budget' : 'endpoint',
+          reason: `no answer could be judged: ${call.stop.detail}${call.failure ? `; the last attempt ended ${describeFailure(call.failure)}` : ''}`,
           stop: call.stop,
+          ...failure,
         });
       }
-      return finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last });
+      return finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last, ...failure });
     }
     if (call.output === null) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: 'no answer' });
       const why = `the endpoint gave no usable answer: ${call.detail ?? call.error ?? 'unknown error'}`;
+      const failure = call.failure ? { failure: call.failure } : {};
       // An answer was already judged (and was not a pass): that verdict stands.
-      if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last });
-      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why });
+      if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last, ...failure });
+      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why, ...failure });
     }
     const parsed = parseReply(call.output, current);
     const more = turn <= o.feedbackTurns;
+    const kept = call.reasoning ? { reasoning: call.reasoning } : {};
     if (!parsed.ok) {
-      turns.push({ turn, calls: call.attempts, error: call.error, reply: `rejected: ${parsed.reason}` });
+      turns.push({ turn, calls: call.attempts, error: call.error, reply: `rejected: ${parsed.reason}`, ...kept });
       stall = lastKey === 'rejected' ? stall + 1 : 0;
       lastKey = 'rejected';
       if (!more || stall >= o.stallCalls) {
@@ -220,7 +242,16 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       ...(o.schedule ? { schedule: o.schedule } : {}),
       now: clock.now,
     });
-    turns.push({ turn, calls: call.attempts, error: call.error, reply: evaluation.rejected ? `rejected: ${evaluation.rejected}` : parsed.format, verdict: evaluation.verdict, tests: evaluation.summary });
+    turns.push({
+      turn,
+      calls: call.attempts,
+      error: call.error,
+      reply: evaluation.rejected ? `rejected: ${evaluation.rejected}` : parsed.format,
+      verdict: evaluation.verdict,
+      tests: evaluation.summary,
+      ...kept,
+      ...(parsed.notes.length ? { notes: parsed.notes } : {}),
+    });
     if (evaluation.infra) {
       return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'sandbox', reason: evaluation.infra, evaluation });
     }
