@@ -61,4 +61,31 @@ export const ModelErrors = {
       `The sandbox is unconfined (--unconfined), and the replies of the model at ${host} are untrusted code, so they are not run. Only the packets' own trees and scripted replies run unconfined.`,
     hint: () => 'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and drop --unconfined to rehearse against a live model.',
   }),
+  EndpointFailed: entry<{ packet: string; error: string; meaning: string; server: string; fix: string }>({
+    code: 'PK608',
+    name: 'EndpointFailed',
+    title: 'The endpoint failed a model call',
+    severity: 'error',
+    message: ({ packet, error, meaning, server }) =>
+      `A model call of the run on "${packet}" failed for good: ${error} (${meaning}). ${server} The reply of a failed call is never applied; the attempts are in usage.jsonl, each with its class, status and message.`,
+    hint: ({ fix }) => `${fix}`,
+  }),
+  ServedModelDiffers: entry<{ packet: string; asked: string; served: string }>({
+    code: 'PK609',
+    name: 'ServedModelDiffers',
+    title: 'Another model answered',
+    severity: 'warning',
+    message: ({ packet, asked, served }) =>
+      `The run on "${packet}" asked for the model "${asked}" and the server says "${served}" answered. Routers, aliases and servers with one loaded model do this; the verdict is about the model that answered.`,
+    hint: () => 'Name the served model with --model to pin it, if the endpoint offers it; usage.jsonl records served_model on every line where it differs.',
+  }),
+  TokenBudgetTooSmall: entry<{ packet: string; detail: string }>({
+    code: 'PK610',
+    name: 'TokenBudgetTooSmall',
+    title: 'The token budget cannot afford a call',
+    severity: 'error',
+    message: ({ packet, detail }) =>
+      `The model run on "${packet}" made no call: ${detail}. A call that could cross the token cap is not made, so the run is INCONCLUSIVE (give_up.json names the cap).`,
+    hint: () => 'Raise the packet\'s budget.tokens, lower --max-reply-tokens (the max_tokens each request sends), or send fewer context files (prompt.mdx `context`).',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -8,11 +8,14 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { classInfo, type ErrorClass } from './error-class.ts';
 import type { Spent } from './budget.ts';
-import type { StopReason } from './retry.ts';
+import type { CallEstimate, StopReason } from './retry.ts';
 import { redact, stableJson } from './stable-json.ts';
 
-/** Version of `ledger.json` and `give_up.json`. */
-export const LEDGER_SCHEMA_VERSION = 1;
+/**
+ * Version of `ledger.json` and `give_up.json`. 2: token sums are null when any call's usage is
+ * unknown (the known part is in `known_prompt_tokens` and `known_completion_tokens`).
+ */
+export const LEDGER_SCHEMA_VERSION = 2;
 
 /** One line of `usage.jsonl`: one attempt. */
 export interface UsageLine {
@@ -20,6 +23,8 @@ export interface UsageLine {
   ts: string;
   /** The model id sent. */
   model: string;
+  /** The model the server says answered, when it is not the one sent; else null. */
+  served_model: string | null;
   /** The session turn (1 for the first prompt, then one per feedback turn). */
   turn: number;
   /** The attempt within the turn (1, then one per retry). */
@@ -28,14 +33,24 @@ export interface UsageLine {
   prompt_tokens: number | null;
   /** Completion tokens as reported; null when unknown. */
   completion_tokens: number | null;
+  /** The prompt's tokens as the kit counted them before the call (cl100k_base, with the chat overhead). */
+  prompt_estimate: number;
+  /** The max_tokens the request sent. */
+  max_tokens: number;
   /** Request body bytes sent. */
   bytes_out: number;
-  /** Response body bytes received (the client asks for an uncompressed body, so these are the wire's). */
+  /** Response body bytes received as they crossed the wire (compressed, when the server compressed them). */
   bytes_in: number;
   /** HTTP status, or null when no response arrived. */
   status: number | null;
   /** The error class, or null for a clean completion. */
   error: ErrorClass | null;
+  /** What the server said about a failure, in its own words (cut, with keys removed); or what broke the connection. */
+  message: string | null;
+  /** The finish reason the server gave, or null. */
+  finish_reason: string | null;
+  /** Characters of reasoning kept apart from the answer (think tags, a reasoning field), or null when there was none. */
+  reasoning_chars: number | null;
   /** Index (0-based line number) of the first earlier line with the same request and the same error, or null. */
   duplicate_of: number | null;
   /** sha256 (first 16 hex digits) of the request body. */
@@ -58,17 +73,22 @@ export interface LedgerHeader {
 export interface LedgerSummary extends LedgerHeader {
   schemaVersion: typeof LEDGER_SCHEMA_VERSION;
   calls: number;
-  /** Sum of the known prompt tokens. */
-  prompt_tokens: number;
-  /** Sum of the known completion tokens. */
-  completion_tokens: number;
   /**
-   * Total tokens, or null when any call may have spent tokens nobody reported (a completion
-   * without usage, a timeout, a cut body). A complete 4xx/5xx answer or a refused connection
-   * spends none by contract: its line says null, but it does not make the total unknown.
+   * Sum of the prompt tokens, or null when any call may have spent tokens nobody reported (a
+   * completion without usage, a timeout, a cut body): unknown stays unknown, never zero. A
+   * complete 4xx/5xx answer or a refused connection spends none by contract: its line says null,
+   * but it does not make the sum unknown.
    */
+  prompt_tokens: number | null;
+  /** Sum of the completion tokens, or null (see `prompt_tokens`). */
+  completion_tokens: number | null;
+  /** Total tokens, or null (see `prompt_tokens`). */
   tokens: number | null;
-  /** Calls whose tokens are unknown (see `tokens`). */
+  /** Sum of the prompt tokens the endpoint did report. */
+  known_prompt_tokens: number;
+  /** Sum of the completion tokens the endpoint did report. */
+  known_completion_tokens: number;
+  /** Calls whose tokens are unknown (see `prompt_tokens`). */
   usage_unknown_calls: number;
   bytes_out: number;
   bytes_in: number;
@@ -103,9 +123,11 @@ export function sumUsage(header: LedgerHeader, lines: readonly UsageLine[]): Led
     schemaVersion: LEDGER_SCHEMA_VERSION,
     ...header,
     calls: lines.length,
-    prompt_tokens: prompt,
-    completion_tokens: completion,
+    prompt_tokens: unknown ? null : prompt,
+    completion_tokens: unknown ? null : completion,
     tokens: unknown ? null : prompt + completion,
+    known_prompt_tokens: prompt,
+    known_completion_tokens: completion,
     usage_unknown_calls: unknown,
     bytes_out: out,
     bytes_in: inn,
@@ -126,6 +148,8 @@ export interface GiveUp {
   /** The cap's value. */
   limit: number;
   spent: Spent;
+  /** For a token stop before a call: what that call could have cost (its prompt's estimate and max_tokens) on top of what was spent. */
+  estimate?: CallEstimate;
   ts: string;
 }
 

@@ -1,20 +1,22 @@
 /**
- * Read a model's reply into whole files: fenced code blocks whose info string names the path
- * (```` ```python path=src/client.py ````), or, when there are none, a unified diff applied
- * with jsdiff to the files the model was given. Every path is checked before anything is
- * written: relative, inside the workspace, no `..`, no `.git`, no symlink.
+ * Read a model's answer into whole files: fenced code blocks whose info string names the path
+ * (```` ```python path=src/client.py ````), and unified diffs applied with jsdiff to the files
+ * the model was given. Every path is checked before anything is written: relative, inside the
+ * workspace, no `..`, no `.git`, no symlink. The text parsed is the final answer only: the
+ * client removes the reasoning first (reasoning.ts), so a draft in `<think>` never counts.
  */
 import { applyPatch, parsePatch } from 'diff';
 
 /** The files a reply writes. */
 export interface ParsedReply {
   ok: true;
-  format: 'files' | 'diff';
+  /** `files`: whole files; `diff`: a diff; `files+diff`: whole files, and a diff for other files. */
+  format: 'files' | 'diff' | 'files+diff';
   /** Whole new texts by path (relative to the workspace root). */
   files: Map<string, string>;
   /** Paths the reply deletes (diffs only). */
   deleted: string[];
-  /** Things worth knowing that did not stop the reply (a path given twice, say). */
+  /** Things worth knowing that did not stop the reply (a path given twice, a whole file and a diff for one path and which was applied). */
   notes: string[];
 }
 
@@ -93,34 +95,8 @@ function checkLimits(files: Map<string, string>): string | null {
   return bytes > REPLY_LIMITS.bytes ? `the reply writes ${bytes} bytes, more than ${REPLY_LIMITS.bytes}` : null;
 }
 
-/**
- * Parse a reply. `base` holds the texts the model saw (the starter, or the workspace after the
- * last turn); a diff applies to them.
- */
-export function parseReply(text: string, base: ReadonlyMap<string, string>): ParsedReply | RejectedReply {
-  const notes: string[] = [];
-  const withPath = fencedBlocks(text)
-    .map((b) => {
-      const m = PATH_ATTR.exec(b.info);
-      return m ? { path: (m[1] ?? m[2] ?? m[3])!, content: b.content } : undefined;
-    })
-    .filter((b) => b !== undefined);
-  if (withPath.length) {
-    const files = new Map<string, string>();
-    for (const b of withPath) {
-      const p = b.path.replace(/^\.\//, '');
-      const why = unsafePathReason(p);
-      if (why) return { ok: false, reason: `the path "${b.path}" ${why}` };
-      if (files.has(p)) notes.push(`${p} is given twice; the last block is used`);
-      files.set(p, b.content);
-    }
-    const limit = checkLimits(files);
-    if (limit) return { ok: false, reason: limit };
-    return { ok: true, format: 'files', files, deleted: [], notes };
-  }
-
-  const diff = diffText(text);
-  if (!diff) return { ok: false, noCode: true, reason: 'the reply has no fenced block with a path= attribute and no unified diff' };
+/** Apply a diff's sections to `base`: the files they write and the paths they delete, or why they cannot be applied. */
+function applyDiff(diff: string, base: ReadonlyMap<string, string>, skip: ReadonlySet<string> = new Set()): { files: Map<string, string>; deleted: string[]; skipped: string[] } | RejectedReply {
   let patches: ReturnType<typeof parsePatch>;
   try {
     patches = parsePatch(diff);
@@ -132,6 +108,7 @@ export function parseReply(text: string, base: ReadonlyMap<string, string>): Par
   const current = new Map(base);
   const files = new Map<string, string>();
   const deleted: string[] = [];
+  const skipped: string[] = [];
   for (const patch of patches) {
     const oldName = stripPrefix(patch.oldFileName);
     const newName = stripPrefix(patch.newFileName);
@@ -145,6 +122,10 @@ export function parseReply(text: string, base: ReadonlyMap<string, string>): Par
       if (why) return { ok: false, reason: `the path "${name}" ${why}` };
     }
     if (!target && !source) return { ok: false, reason: 'a diff section names no file' };
+    if ((target && skip.has(target)) || (source && skip.has(source))) {
+      skipped.push((target ?? source)!);
+      continue;
+    }
     const removing = patch.isDelete || newName === '/dev/null';
     const creating = patch.isCreate || oldName === '/dev/null';
     const from = creating ? '' : current.get(source ?? target!);
@@ -165,7 +146,65 @@ export function parseReply(text: string, base: ReadonlyMap<string, string>): Par
     current.set(target!, after);
     files.set(target!, after);
   }
-  const limit = checkLimits(files);
+  return { files, deleted: deleted.filter((d) => !files.has(d)), skipped };
+}
+
+/**
+ * Parse an answer. `base` holds the texts the model saw (the starter, or the workspace after the
+ * last turn); a diff applies to them. Whole files come first: a diff section for a path also
+ * given whole is not applied, and a note says so; diff sections for other paths are applied
+ * too (only fenced `diff` blocks count next to whole files, so a file that holds a patch is not
+ * read as one).
+ */
+export function parseReply(text: string, base: ReadonlyMap<string, string>): ParsedReply | RejectedReply {
+  const notes: string[] = [];
+  const blocks = fencedBlocks(text);
+  const withPath = blocks
+    .map((b) => {
+      const m = PATH_ATTR.exec(b.info);
+      return m ? { path: (m[1] ?? m[2] ?? m[3])!, content: b.content } : undefined;
+    })
+    .filter((b) => b !== undefined);
+  if (withPath.length) {
+    const files = new Map<string, string>();
+    for (const b of withPath) {
+      const p = b.path.replace(/^\.\//, '');
+      const why = unsafePathReason(p);
+      if (why) return { ok: false, reason: `the path "${b.path}" ${why}` };
+      if (files.has(p)) notes.push(`${p} is given twice; the last block is used`);
+      files.set(p, b.content);
+    }
+    const diffBlocks = blocks.filter((b) => /^(diff|patch|udiff)\b/i.test(b.info) && !PATH_ATTR.test(b.info));
+    let format: ParsedReply['format'] = 'files';
+    let deleted: string[] = [];
+    if (diffBlocks.length) {
+      const applied = applyDiff(
+        diffBlocks.map((b) => b.content).join('\n'),
+        new Map([...base, ...files]),
+        new Set(files.keys()),
+      );
+      if ('reason' in applied) {
+        notes.push(`a diff next to the whole files was not applied: ${applied.reason}`);
+      } else if ('files' in applied) {
+        for (const p of applied.skipped) notes.push(`${p} is given as a whole file and in a diff; the whole file was applied, the diff for it was not`);
+        for (const [p, t] of applied.files) files.set(p, t);
+        deleted = applied.deleted;
+        if (applied.files.size || applied.deleted.length) {
+          format = 'files+diff';
+          notes.push(`the diff was applied to ${[...applied.files.keys(), ...applied.deleted].join(', ')}, next to the whole files`);
+        }
+      }
+    }
+    const limit = checkLimits(files);
+    if (limit) return { ok: false, reason: limit };
+    return { ok: true, format, files, deleted, notes };
+  }
+
+  const diff = diffText(text);
+  if (!diff) return { ok: false, noCode: true, reason: 'the reply has no fenced block with a path= attribute and no unified diff' };
+  const applied = applyDiff(diff, base);
+  if ('reason' in applied) return applied;
+  const limit = checkLimits(applied.files);
   if (limit) return { ok: false, reason: limit };
-  return { ok: true, format: 'diff', files, deleted: deleted.filter((d) => !files.has(d)), notes };
+  return { ok: true, format: 'diff', files: applied.files, deleted: applied.deleted, notes };
 }

@@ -1,10 +1,14 @@
 /**
  * The kit's one retry loop. The SDK's own retries are off (maxRetries 0), so every attempt is
  * seen, counted and written to the ledger here. Waits use full-jitter exponential backoff with
- * a cap, or the server's Retry-After when it is sane; the loop stops instead of waiting when
- * the wait would outlast the remaining budget. Randomness, sleep and clocks are injected.
+ * a cap, or the wait the server asked for when it is sane (Retry-After, reset headers, reset
+ * times in the error body: see rate-limit.ts); the loop stops instead of waiting when the wait
+ * would outlast the remaining budget. Randomness, sleep and clocks are injected.
  */
 import { classInfo, type ErrorClass } from './error-class.ts';
+import { serverWait, type RateLimitInput } from './rate-limit.ts';
+
+export { parseRetryAfter, type RetryAfter } from './rate-limit.ts';
 
 /** How the loop waits and how often it tries. */
 export interface RetryPolicy {
@@ -33,60 +37,43 @@ export function fullJitter(retry: number, policy: Pick<RetryPolicy, 'baseMs' | '
   return Math.floor(r * backoffCeiling(retry, policy));
 }
 
-/** What a Retry-After header asked for. */
-export type RetryAfter = { ms: number } | { ignored: string };
-
-/**
- * Read `retry-after-ms` or `Retry-After` (delta seconds or an HTTP date). Returns null when the
- * server sent neither, `{ ignored }` for a value that is malformed, negative or absurd (over
- * `maxMs`), and `{ ms }` otherwise. A date in the past means "now" (0 ms).
- */
-export function parseRetryAfter(headers: { retryAfter: string | null; retryAfterMs: string | null }, nowEpochMs: number, maxMs: number): RetryAfter | null {
-  const check = (ms: number, raw: string): RetryAfter => {
-    if (!Number.isFinite(ms) || ms < 0) return { ignored: `malformed retry-after "${raw}"` };
-    if (ms > maxMs) return { ignored: `absurd retry-after "${raw}" (over ${Math.round(maxMs / 1000)} s)` };
-    return { ms: Math.ceil(ms) };
-  };
-  const msHeader = headers.retryAfterMs?.trim();
-  if (msHeader) return /^\d+(\.\d+)?$/.test(msHeader) ? check(Number(msHeader), msHeader) : { ignored: `malformed retry-after-ms "${msHeader}"` };
-  const raw = headers.retryAfter?.trim();
-  if (!raw) return null;
-  if (/^\d+(\.\d+)?$/.test(raw)) return check(Number(raw) * 1000, raw);
-  if (/^-/.test(raw)) return { ignored: `malformed retry-after "${raw}"` };
-  // An HTTP date: IMF-fixdate, or the obsolete RFC 850 and asctime forms Date.parse also reads.
-  if (!/[a-z]{3}/i.test(raw)) return { ignored: `malformed retry-after "${raw}"` };
-  const at = Date.parse(raw);
-  if (Number.isNaN(at)) return { ignored: `malformed retry-after "${raw}"` };
-  return check(Math.max(0, at - nowEpochMs), raw);
-}
-
 /** How long to wait before the next attempt, and why. */
 export interface WaitPlan {
   ms: number;
+  /** `retry-after`: the server said when (any header or body field); `backoff`: full jitter. */
   source: 'retry-after' | 'backoff';
-  /** Set when a Retry-After was sent but not used. */
+  /** Where the server said it: `retry-after`, `x-ratelimit-reset-requests`, `error metadata`... */
+  from?: string;
+  /** Set when the server named a wait that was not used. */
   ignored?: string;
 }
 
-/** The wait before retry number `retry`: a sane Retry-After, else full-jitter backoff. */
-export function planWait(
-  retry: number,
-  headers: { retryAfter: string | null; retryAfterMs: string | null },
-  options: { policy: RetryPolicy; random: () => number; nowEpochMs: number },
-): WaitPlan {
-  const ra = parseRetryAfter(headers, options.nowEpochMs, options.policy.maxRetryAfterMs);
-  if (ra && 'ms' in ra) return { ms: ra.ms, source: 'retry-after' };
+/** The wait before retry number `retry`: the server's when it names a sane one, else full-jitter backoff. */
+export function planWait(retry: number, hints: RateLimitInput, options: { policy: RetryPolicy; random: () => number; nowEpochMs: number }): WaitPlan {
+  const said = serverWait(hints, options.nowEpochMs, options.policy.maxRetryAfterMs);
+  if (said && 'ms' in said) return { ms: said.ms, source: 'retry-after', from: said.from };
   const ms = fullJitter(retry, options.policy, options.random);
-  return ra ? { ms, source: 'backoff', ignored: ra.ignored } : { ms, source: 'backoff' };
+  return said ? { ms, source: 'backoff', ignored: said.ignored } : { ms, source: 'backoff' };
 }
 
 /** Why a run stopped before it was done: a cap of the budget. */
 export type StopReason = 'model-calls' | 'tokens' | 'wall-clock' | 'identical-errors';
 
+/** A cap that forbids the next attempt: its reason, and optionally the stop in words. */
+export type CapStop = StopReason | { reason: StopReason; detail: string; estimate?: CallEstimate };
+
+/** What the next call could cost: the prompt's estimate and the request's max_tokens. */
+export interface CallEstimate {
+  /** Estimated prompt tokens (tokenizer count times the calibration factor). */
+  prompt: number;
+  /** The max_tokens the request sends. */
+  maxTokens: number;
+  /** Tokens spent so far, as the cap check counts them. */
+  spent: number;
+}
+
 /** One attempt's outcome, as the loop needs it. */
-export type AttemptOutcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; error: ErrorClass; headers: { retryAfter: string | null; retryAfterMs: string | null }; value: T };
+export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: ErrorClass; hints: RateLimitInput; value: T };
 
 /** What the loop needs from its caller. */
 export interface RetryLoopOptions<T> {
@@ -99,7 +86,7 @@ export interface RetryLoopOptions<T> {
   /** Milliseconds left before the run's deadline. */
   remainingMs: () => number;
   /** A cap that forbids another attempt now (checked before every attempt), or null. */
-  capReached: () => StopReason | null;
+  capReached: () => CapStop | null;
   /** Make attempt number `n` (1-based). Never throws: failures are data. */
   attempt: (n: number) => Promise<AttemptOutcome<T>>;
   /** Told about each wait, for logs. */
@@ -110,14 +97,18 @@ export interface RetryLoopOptions<T> {
 export type LoopResult<T> =
   | { kind: 'ok'; value: T; attempts: number }
   | { kind: 'failed'; error: ErrorClass; value: T; attempts: number; why: 'not-retryable' | 'attempts-exhausted' }
-  | { kind: 'stopped'; reason: StopReason; attempts: number; last?: { error: ErrorClass; value: T }; detail: string };
+  | { kind: 'stopped'; reason: StopReason; attempts: number; last?: { error: ErrorClass; value: T }; detail: string; estimate?: CallEstimate };
+
+function stopOf(cap: CapStop): { reason: StopReason; detail: string; estimate?: CallEstimate } {
+  return typeof cap === 'string' ? { reason: cap, detail: `the ${cap} cap was reached` } : cap;
+}
 
 /** Run attempts until one succeeds, one fails for good, or a cap stops the loop. */
 export async function retryLoop<T>(o: RetryLoopOptions<T>): Promise<LoopResult<T>> {
   let last: { error: ErrorClass; value: T } | undefined;
   for (let n = 1; ; n++) {
     const cap = o.capReached();
-    if (cap) return { kind: 'stopped', reason: cap, attempts: n - 1, ...(last ? { last } : {}), detail: `the ${cap} cap was reached` };
+    if (cap) return { kind: 'stopped', attempts: n - 1, ...(last ? { last } : {}), ...stopOf(cap) };
     if (o.remainingMs() <= 0) return { kind: 'stopped', reason: 'wall-clock', attempts: n - 1, ...(last ? { last } : {}), detail: 'the wall-clock budget is spent' };
     const outcome = await o.attempt(n);
     if (outcome.ok) return { kind: 'ok', value: outcome.value, attempts: n };
@@ -125,8 +116,8 @@ export async function retryLoop<T>(o: RetryLoopOptions<T>): Promise<LoopResult<T
     if (!classInfo(outcome.error).retryable) return { kind: 'failed', error: outcome.error, value: outcome.value, attempts: n, why: 'not-retryable' };
     if (n >= o.policy.maxAttempts) return { kind: 'failed', error: outcome.error, value: outcome.value, attempts: n, why: 'attempts-exhausted' };
     const after = o.capReached();
-    if (after) return { kind: 'stopped', reason: after, attempts: n, last, detail: `the ${after} cap was reached` };
-    const plan = planWait(n, outcome.headers, { policy: o.policy, random: o.random, nowEpochMs: o.nowEpochMs() });
+    if (after) return { kind: 'stopped', attempts: n, last, ...stopOf(after) };
+    const plan = planWait(n, outcome.hints, { policy: o.policy, random: o.random, nowEpochMs: o.nowEpochMs() });
     const remaining = o.remainingMs();
     if (plan.ms >= remaining) {
       return {
@@ -134,7 +125,7 @@ export async function retryLoop<T>(o: RetryLoopOptions<T>): Promise<LoopResult<T
         reason: 'wall-clock',
         attempts: n,
         last,
-        detail: `the next wait (${plan.ms} ms, ${plan.source}) would outlast the ${Math.max(0, Math.round(remaining))} ms left`,
+        detail: `the next wait (${plan.ms} ms, ${plan.from ?? plan.source}) would outlast the ${Math.max(0, Math.round(remaining))} ms left`,
       };
     }
     o.onWait?.(plan, n);

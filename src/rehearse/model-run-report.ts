@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BudgetLimits } from '../llm/budget.ts';
+import { classInfo } from '../llm/error-class.ts';
 import { testsOf, type SessionResult } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import type { ModelRunReport } from './report.ts';
@@ -27,7 +28,7 @@ export function modelRunReport(
     signals: result.signals,
     calls: l.calls,
     turns: result.turns.length,
-    tokens: { prompt: l.prompt_tokens, completion: l.completion_tokens, total: l.tokens, unknownCalls: l.usage_unknown_calls },
+    tokens: { prompt: l.known_prompt_tokens, completion: l.known_completion_tokens, total: l.tokens, unknownCalls: l.usage_unknown_calls },
     bytes: { out: l.bytes_out, in: l.bytes_in },
     wallMs: result.spent.wallMs,
     errors: l.errors,
@@ -35,7 +36,13 @@ export function modelRunReport(
     budget: about.budget,
     receipts: { usage: rel(result.receipts.usage), ledger: rel(result.receipts.ledger), giveUp: rel(result.receipts.giveUp) },
     ...(testsOf(result.evaluation) && result.evaluation?.verdict !== 'INCONCLUSIVE' ? { tests: testsOf(result.evaluation)! } : {}),
+    ...(result.failure ? { failure: { ...result.failure, hint: classInfo(result.failure.error).hint } } : {}),
+    ...(result.servedModels.length ? { servedModels: result.servedModels } : {}),
   };
+  const notes = result.turns.flatMap((t) => (t.notes ?? []).map((n) => `turn ${t.turn}: ${n}`));
+  if (notes.length) entry.notes = notes;
+  const thought = result.turns.filter((t) => t.reasoning);
+  if (thought.length) entry.reasoning = { turns: thought.length, chars: thought.reduce((n, t) => n + t.reasoning!.chars, 0) };
   return sortKeys(entry);
 }
 

@@ -35,6 +35,8 @@ export interface ModelRunsOptions {
   feedbackTurns: number;
   stallCalls: number;
   attemptTimeoutMs: number;
+  /** The max_tokens each request sends (the client's default when unset). */
+  maxReplyTokens?: number;
   policy?: RetryPolicy;
   /** Receipts go to `<outDir>/<packet>/`; null keeps them in memory. */
   outDir: string | null;
@@ -91,6 +93,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
         model,
         limits,
         ...(o.policy ? { policy: o.policy } : {}),
+        ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
         runner: o.runner,
         scratchDir: o.scratchDir,
         feedbackTurns: o.feedbackTurns,

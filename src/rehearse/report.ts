@@ -89,6 +89,14 @@ export interface ModelRunReport {
   receipts: { usage: string | null; ledger: string | null; giveUp: string | null };
   /** The last judged answer's test run. */
   tests?: TestCounts;
+  /** The run's last failed attempt, as the server put it: class, HTTP status, message (cut, keys removed), and what to do. */
+  failure?: { error: ErrorClass; status: number | null; message: string | null; hint: string };
+  /** Models the server says answered, when not the one asked for. */
+  servedModels?: string[];
+  /** What the reply parser noted, by turn (a whole file and a diff for one path, and which was applied). */
+  notes?: string[];
+  /** Reasoning kept apart from the answers: turns that had some, and characters in all. */
+  reasoning?: { turns: number; chars: number };
 }
 
 /** One packet's verdict. */

@@ -41,6 +41,8 @@ export interface LiveModelOptions {
   feedbackTurns: number;
   stallCalls: number;
   attemptTimeoutMs: number;
+  /** The max_tokens each request sends. */
+  maxReplyTokens?: number;
   fetch?: FetchLike;
   clock?: SessionClock;
 }
@@ -115,6 +117,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
         feedbackTurns: live.feedbackTurns,
         stallCalls: live.stallCalls,
         attemptTimeoutMs: live.attemptTimeoutMs,
+        ...(live.maxReplyTokens ? { maxReplyTokens: live.maxReplyTokens } : {}),
         outDir: o.outDir,
         cwd: o.cwd,
         clock: live.clock ?? systemClock,

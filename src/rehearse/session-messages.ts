@@ -51,13 +51,37 @@ export function firstMessages(packet: Packet, context: ReadonlyMap<string, strin
   ];
 }
 
-/** A feedback turn: the visible tests' output (never the hidden tests'), or why the reply could not be applied. */
+/**
+ * The most of the visible tests' output a feedback turn sends: the last 60 lines, and of those
+ * the last 4,000 characters (about 1,000 tokens). A test run that prints 72 KB sends its tail,
+ * with a line saying how much was cut; the summary and the last failures are at the end.
+ */
+export const FEEDBACK_LIMITS = { lines: 60, chars: 4000 } as const;
+
+/** The tail of a test run's output, within {@link FEEDBACK_LIMITS}, with a note of what was cut. */
+export function feedbackTail(output: string, limits: { lines: number; chars: number } = FEEDBACK_LIMITS): string {
+  const text = output.replace(/\r\n?/g, '\n').trimEnd();
+  let lines = text.split('\n');
+  if (lines.length > limits.lines) lines = lines.slice(-limits.lines);
+  let tail = lines.join('\n');
+  if (tail.length > limits.chars) {
+    tail = tail.slice(-limits.chars);
+    // Start on a whole line when one begins inside the kept part.
+    const nl = tail.indexOf('\n');
+    if (nl >= 0 && nl < tail.length - 1) tail = tail.slice(nl + 1);
+  }
+  const cut = text.length - tail.length;
+  return cut > 0 ? `[the first ${cut} characters of the output are cut; the last ${tail.length} follow]\n${tail}` : tail;
+}
+
+/** A feedback turn: the visible tests' output (never the hidden tests'), capped by {@link feedbackTail}, or why the reply could not be applied. */
 export function feedbackMessage(kind: { tests: string } | { rejected: string }): string {
   if ('rejected' in kind) {
     return `Your reply could not be applied: ${kind.rejected}. Answer again with whole files in fenced blocks whose info string has path=..., or one unified diff.`;
   }
-  const runs = kind.tests.match(/`{3,}/g) ?? [];
+  const tests = feedbackTail(kind.tests);
+  const runs = tests.match(/`{3,}/g) ?? [];
   const fence = '`'.repeat(Math.max(3, ...runs.map((r) => r.length + 1)));
-  const output = `${fence}text\n${kind.tests.trimEnd()}\n${fence}`;
+  const output = `${fence}text\n${tests}\n${fence}`;
   return `The visible tests fail with your change. Their output:\n\n${output}\n\nAnswer with the corrected files, whole, in the same format.`;
 }

@@ -10,11 +10,14 @@
  * - FALSE-GREEN: only held-out tests or a signal object: the visible tests are too weak.
  * - GAVE-UP: a cap of the budget stopped the run after the model had answered (give_up.json).
  * - INCONCLUSIVE: no answer could be judged (endpoint down, a reply with no code or that cannot
- *   be applied, a sandbox failure). A dead endpoint is never GAVE-UP and never a pass.
+ *   be applied, a sandbox failure, a budget too small for the first call). A dead endpoint is
+ *   never GAVE-UP and never a pass, whatever stopped the retries.
+ *
+ * Only the final answer is parsed: the client keeps the reasoning apart, and a feedback turn
+ * sends the model its answer back without it.
  */
 import { createMeter, type BudgetLimits, type Spent } from '../llm/budget.ts';
-import type { ChatMessage, ModelClient } from '../llm/client.ts';
-import { classInfo } from '../llm/error-class.ts';
+import { describeFailure, type ChatMessage, type Failure, type ModelClient } from '../llm/client.ts';
 import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
 import { parseReply } from '../llm/reply-parse.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
@@ -22,7 +25,6 @@ import type { Finding } from '../judge/findings.ts';
 import { judgeRun, visibleOutput } from '../judge/judge-run.ts';
 import type { Judgement, SignalMatch, TestCounts, Verdict as JudgeVerdict } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
-import { tail } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { contextPaths, feedbackMessage, firstMessages } from './session-messages.ts';
 
@@ -68,6 +70,8 @@ export interface SessionOptions {
   schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Told about waits between attempts. */
   onWait?: (plan: WaitPlan, retry: number) => void;
+  /** The max_tokens each request sends (the client's default when unset). */
+  maxReplyTokens?: number;
 }
 
 /** One judged answer. */
@@ -92,14 +96,18 @@ export interface TurnRecord {
   calls: number;
   /** The call's final error class, if any. */
   error: string | null;
-  /** `files` or `diff` when the reply parsed; otherwise why it was rejected. */
+  /** `files`, `diff` or `files+diff` when the reply parsed; otherwise why it was rejected. */
   reply: string;
+  /** Reasoning kept apart from the answer: where it was, and its length in characters. */
+  reasoning?: { sources: string[]; chars: number };
+  /** What the parser noted (a path given twice, a whole file and a diff for one path and which was applied). */
+  notes?: string[];
   verdict?: JudgeVerdict;
   tests?: string;
 }
 
 /** Why a run was inconclusive. */
-export type InconclusiveCause = 'endpoint' | 'no-code' | 'reply' | 'sandbox';
+export type InconclusiveCause = 'endpoint' | 'no-code' | 'reply' | 'sandbox' | 'budget';
 
 /** What caught a wrong answer, by the kind of evidence (`visible-tests`, `hidden-tests`, `signal`, `tamper`, `contract`, ...). */
 export type CaughtBy = string;
@@ -121,6 +129,10 @@ export interface SessionResult {
   evaluation?: Evaluation;
   turns: TurnRecord[];
   stop?: { reason: StopReason; detail: string };
+  /** The failed attempt that ended the run's last call, as the server put it (class, status, message). */
+  failure?: Failure;
+  /** Models the server says answered, when not the one asked for. */
+  servedModels: string[];
   spent: Spent;
   ledger: LedgerSummary;
   receipts: ReceiptPaths;
@@ -190,7 +202,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   let lastKey: string | undefined;
   let stall = 0;
 
-  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'findings' | 'signals' | 'possibleLeak'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
+  const finish = async (r: Omit<SessionResult, 'spent' | 'ledger' | 'receipts' | 'turns' | 'caughtBy' | 'findings' | 'signals' | 'possibleLeak' | 'servedModels'> & { possibleLeak?: boolean }): Promise<SessionResult> => {
     const spent = meter.spent();
     const ledger = await o.ledger.close({
       verdict: r.verdict,
@@ -201,6 +213,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     const findings = r.evaluation?.judgement?.findings ?? [];
     return {
       ...r,
+      servedModels: [...new Set(o.ledger.lines.map((l) => l.served_model).filter((m) => m !== null))],
       possibleLeak: r.possibleLeak ?? false,
       caughtBy: r.verdict === 'PASS' ? [] : caughtByOf(findings),
       findings,
@@ -224,32 +237,40 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       nowEpochMs: clock.nowEpochMs,
       now: clock.now,
       ...(o.onWait ? { onWait: o.onWait } : {}),
+      ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
     });
     if (call.stop) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: `stopped: ${call.stop.detail}` });
       const spent = meter.spent();
-      await o.ledger.giveUp({ reason: call.stop.reason, detail: call.stop.detail, limit: capLimit(o.limits, call.stop.reason), spent, ts: new Date(clock.nowEpochMs()).toISOString() });
+      const estimate = call.stop.estimate ? { estimate: call.stop.estimate } : {};
+      await o.ledger.giveUp({ reason: call.stop.reason, detail: call.stop.detail, limit: capLimit(o.limits, call.stop.reason), spent, ...estimate, ts: new Date(clock.nowEpochMs()).toISOString() });
+      const failure = call.failure ? { failure: call.failure } : {};
       if (!last) {
+        // No attempt failed: the budget alone stopped the run before any answer (a budget too small, not an endpoint down).
+        const budgetOnly = !call.failure && !o.ledger.lines.some((l) => l.error && l.error !== 'missing-usage');
         return finish({
           verdict: 'INCONCLUSIVE',
-          inconclusiveCause: 'endpoint',
-          reason: `no answer could be judged: ${call.stop.detail}${call.error ? `; the last attempt ended ${call.error} (${classInfo(call.error).meaning})` : ''}`,
+          inconclusiveCause: budgetOnly ? 'budget' : 'endpoint',
+          reason: `no answer could be judged: ${call.stop.detail}${call.failure ? `; the last attempt ended ${describeFailure(call.failure)}` : ''}`,
           stop: call.stop,
+          ...failure,
         });
       }
-      return finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last });
+      return finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last, ...failure });
     }
     if (call.output === null) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: 'no answer' });
       const why = `the endpoint gave no usable answer: ${call.detail ?? call.error ?? 'unknown error'}`;
+      const failure = call.failure ? { failure: call.failure } : {};
       // An answer was already judged (and was not a pass): that verdict stands.
-      if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last });
-      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why });
+      if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last, ...failure });
+      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why, ...failure });
     }
     const parsed = parseReply(call.output, current);
     const more = turn <= o.feedbackTurns;
+    const kept = call.reasoning ? { reasoning: call.reasoning } : {};
     if (!parsed.ok) {
-      turns.push({ turn, calls: call.attempts, error: call.error, reply: `rejected: ${parsed.reason}` });
+      turns.push({ turn, calls: call.attempts, error: call.error, reply: `rejected: ${parsed.reason}`, ...kept });
       stall = lastKey === 'rejected' ? stall + 1 : 0;
       lastKey = 'rejected';
       if (!more || stall >= o.stallCalls) {
@@ -277,7 +298,16 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       deleted.add(d);
     }
     const evaluation = await judgeFiles(o, files, [...deleted]);
-    turns.push({ turn, calls: call.attempts, error: call.error, reply: evaluation.rejected ? `rejected: ${evaluation.rejected}` : parsed.format, verdict: evaluation.verdict, tests: evaluation.summary });
+    turns.push({
+      turn,
+      calls: call.attempts,
+      error: call.error,
+      reply: evaluation.rejected ? `rejected: ${evaluation.rejected}` : parsed.format,
+      verdict: evaluation.verdict,
+      tests: evaluation.summary,
+      ...kept,
+      ...(parsed.notes.length ? { notes: parsed.notes } : {}),
+    });
     if (evaluation.rejected) {
       return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${evaluation.rejected}`, evaluation });
     }
@@ -312,7 +342,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       now: clock.now,
       ...(o.schedule ? { schedule: o.schedule } : {}),
     });
-    messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: tail(output, 60) }) }];
+    messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: output }) }];
   }
   // Not reached: every path through the last turn returns.
   return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the run ended without a verdict' });

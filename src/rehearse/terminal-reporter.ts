@@ -40,6 +40,13 @@ export function terminalReporter(out: (text: string) => void, options: { tty: bo
         `${colour(run.verdict)} ${run.packet} ${run.version} with ${run.model} at ${run.endpoint}: ${run.calls} call${run.calls === 1 ? '' : 's'}, ${tokens}, ` +
           `${run.bytes.out} B out, ${run.bytes.in} B in, ${(run.wallMs / 1000).toFixed(1)} s\n  ${run.reason}\n`,
       );
+      if (run.failure) {
+        const f = run.failure;
+        out(c.yellow(`  endpoint: ${f.error}${f.status !== null ? `, HTTP ${f.status}` : ''}${f.message ? `: "${f.message}"` : ''}\n`));
+      }
+      if (run.servedModels?.length) out(c.yellow(`  note: answered by ${run.servedModels.map((m) => `"${m}"`).join(', ')}, not "${run.model}"\n`));
+      if (run.reasoning) out(c.dim(`  reasoning kept apart from the answer in ${run.reasoning.turns} turn${run.reasoning.turns === 1 ? '' : 's'} (${run.reasoning.chars} characters, not parsed)\n`));
+      for (const n of run.notes ?? []) out(c.dim(`  reply ${n}\n`));
       if (run.possibleLeak) out(c.yellow(`  note: passed on the first answer; the packet may leak its answer\n`));
       if (run.receipts.ledger) out(c.dim(`  receipts: ${run.receipts.usage}, ${run.receipts.ledger}${run.receipts.giveUp ? `, ${run.receipts.giveUp}` : ''}\n`));
     },

@@ -98,6 +98,26 @@ describe('packet rehearse against a live endpoint', () => {
     expect(await expectNoKeyWritten(io)).toBeGreaterThan(5);
   });
 
+  it('records what the server said, and never the key it echoes back: not in receipts, report or console', async () => {
+    const io = memoryIo(t.root, { env: env() });
+    const code = await runCli(['rehearse', '--endpoint', server.url, '--model', 'fault:401', '--api-key-env', 'PK_TEST_KEY', '--report', 'echo.json', '--out', 'echo'], io);
+    expect(code).toBe(2);
+    // The server did echo it: the kit is what keeps it out.
+    expect(server.requests.at(-1)!.authorization).toBe(`Bearer ${KEY}`);
+    const report = JSON.parse(await readFile(path.join(t.root, 'echo.json'), 'utf8')) as RehearsalReport;
+    expect(report.models![0]).toMatchObject({
+      verdict: 'INCONCLUSIVE',
+      failure: { error: 'auth', status: 401, message: 'Incorrect API key provided: [redacted]. Check the key and try again.', hint: expect.stringMatching(/--api-key-env/) },
+    });
+    const lines = (await readFile(path.join(t.root, 'echo/healthy/usage.jsonl'), 'utf8')).trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ error: 'auth', status: 401, message: 'Incorrect API key provided: [redacted]. Check the key and try again.' });
+    expect(io.stderr).toMatch(/PK608 A model call of the run on "healthy" failed for good: auth \(HTTP 401\/403: the key is missing, wrong or not allowed\)\. The server answered HTTP 401: "Incorrect API key provided: \[redacted\]\. Check the key and try again\."/);
+    expect(io.stdout).toMatch(/endpoint: auth, HTTP 401: "Incorrect API key provided: \[redacted\]/);
+    await expectNoKeyWritten(io);
+    // Nor any long piece of it.
+    for (const f of await filesUnder(t.root)) expect(await readFile(f, 'latin1'), f).not.toContain(KEY.slice(10, 30));
+  });
+
   it('ignores an endpoint in the environment when no model is named, and refuses an endpoint flag without one', async () => {
     const quiet = memoryIo(t.root, { env: { ...env(), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
     expect(await runCli(['rehearse', '--report', 'env.json'], quiet)).toBe(0);

@@ -75,7 +75,7 @@ describe('the scripted default', () => {
     expect(check('healthy', 'reply:drops-minutes').findings!.map((f) => f.code)).toEqual(['PK415', 'PK416', 'PK430']);
     expect((await readdir(path.join(t.root, OUT, 'healthy/replies'))).sort()).toEqual(['accepts-garbage', 'drops-minutes', 'sample']);
     const ledger = JSON.parse(await readFile(path.join(t.root, OUT, 'healthy/replies/sample/ledger.json'), 'utf8'));
-    expect(ledger).toMatchObject({ schemaVersion: 1, calls: 1, verdict: 'PASS', digest: packet('healthy').digest, tokens: sample.model!.tokens.total });
+    expect(ledger).toMatchObject({ schemaVersion: 2, calls: 1, verdict: 'PASS', digest: packet('healthy').digest, tokens: sample.model!.tokens.total });
   });
 
   it('names a failure reply the packet lets through', () => {

@@ -1,13 +1,16 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The official `openai` SDK as a client of `packet serve-model`, run as its own process (the
- * real CLI), on 127.0.0.1 with a port picked by the system. The child has an IPC channel, so it
- * also stops by itself if this test process dies.
+ * real CLI), on 127.0.0.1 with a port picked by the system, and every kind of answer held
+ * against the schemas of OpenAI's own OpenAPI description (tests/fixtures/openai-openapi). The
+ * child has an IPC channel, so it also stops by itself if this test process dies.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 let child: ChildProcess;
@@ -80,5 +83,46 @@ describe('packet serve-model, through the official openai SDK', () => {
     const noUsage = await sdk().chat.completions.create({ model: 'fault:no-usage', messages: [{ role: 'user', content: 'x' }] });
     expect(noUsage.usage).toBeUndefined();
     expect(noUsage.choices).toHaveLength(1);
+  });
+});
+
+describe('packet serve-model, against the OpenAPI schemas of the official API description', () => {
+  const spec = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/openai-openapi/schemas.json'), 'utf8')) as object;
+  // The description is OpenAPI 3.1: JSON Schema 2020-12 plus vendor keywords (x-...) and formats such as "unixtime".
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema(spec, 'openai');
+  const schema = (name: string) => ajv.getSchema(`openai#/components/schemas/${name}`)!;
+  const post = async (model: string) => {
+    const r = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'x' }], max_tokens: 4096, stream: false }) });
+    return { status: r.status, body: (await r.json()) as unknown };
+  };
+  const valid = (name: string, body: unknown) => {
+    const check = schema(name);
+    const ok = check(body);
+    return ok ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+
+  it('knows the schemas (a test that can fail: the old answer misses two required fields)', () => {
+    const old = { id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }] };
+    expect(valid('CreateChatCompletionResponse', old)).toEqual(["/choices/0 must have required property 'logprobs'", "/choices/0/message must have required property 'refusal'"]);
+  });
+
+  it.each(['scripted:fetch-retry-ticket/sample', 'fault:no-usage@scripted:fetch-retry-ticket/sample', 'fault:think@scripted:fetch-retry-ticket/sample', 'fault:served-model', 'fault:reasoning-field', 'fault:length'])(
+    '%s answers a schema-complete chat completion',
+    async (model) => {
+      const { status, body } = await post(model);
+      expect(status).toBe(200);
+      expect(valid('CreateChatCompletionResponse', body)).toEqual([]);
+    },
+  );
+
+  it('lists models and answers errors in the schema\'s shapes', async () => {
+    const models = await (await fetch(`${url}/models`)).json();
+    expect(valid('ListModelsResponse', models)).toEqual([]);
+    for (const model of ['scripted:no-such/sample', 'fault:401', 'fault:429-retry-after', 'fault:500', 'fault:insufficient-quota']) {
+      const { status, body } = await post(model);
+      expect(status, model).toBeGreaterThanOrEqual(400);
+      expect(valid('ErrorResponse', body), model).toEqual([]);
+    }
   });
 });

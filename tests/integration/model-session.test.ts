@@ -21,6 +21,9 @@ let t: TempPackets;
 let packet: Packet;
 let packetDir: string;
 let files: PacketFiles;
+let flood: Packet;
+let floodFiles: PacketFiles;
+let floodDir: string;
 let env: RunEnvironment;
 let server: ScriptedServer;
 let scratch: string;
@@ -34,9 +37,19 @@ const notes = block('NOTES.md', NOTES);
 beforeAll(async () => {
   t = await tempPackets();
   packetDir = await t.add('scaffold');
+  // A packet with a small token budget whose visible tests print about 67 KB on every run.
+  floodDir = await t.add('flood');
+  await t.edit('flood', 'prompt.mdx', 'tokens: 20000', 'tokens: 9000');
+  await t.write(
+    'flood',
+    'starter/tests/test_zz_flood.py',
+    ['import unittest', '', '', 'class TestFlood(unittest.TestCase):', '    def test_prints_a_lot(self):', '        for i in range(28):', '            print(f"debug {i}: " + ("state=pending value=%d " % (i * 7919 % 10007)) * 100)', ''].join('\n'),
+  );
   const loaded = await loadPackets({ packetsDir: t.packets, cwd: t.root });
-  packet = loaded.packets[0]!;
+  packet = loaded.packets.find((p) => p.id === 'scaffold')!;
+  flood = loaded.packets.find((p) => p.id === 'flood')!;
   files = await loadPacketFiles(packet, packetDir);
+  floodFiles = await loadPacketFiles(flood, floodDir);
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
   env = prepared.environment;
@@ -58,13 +71,17 @@ beforeAll(async () => {
   );
   extra.set('escape', block('../outside.py', 'print(1)\n'));
   extra.set('prose', 'I would rather not change any file.');
+  // A wrong answer as a diff: the mutant that accepts garbage.
+  extra.set('wrong-diff', `\`\`\`diff\n${createTwoFilesPatch(`a/${DURATION}`, `b/${DURATION}`, starter, garbage)}\`\`\`\n`);
   const dirs = replyStoreFromDirs(new Map([[packet.id, { dir: packetDir, replies: packet.trees.replies }]]));
+  const floodDirs = replyStoreFromDirs(new Map([[flood.id, { dir: floodDir, replies: flood.trees.replies }]]));
   // A model that answers wrong, then with prose: its first answer was judged, so that verdict stands.
   let thenProse = 0;
   const wrong = (await dirs.get(packet.id, 'drops-minutes'))!;
   server = await startScriptedServer({
     replies: {
-      get: async (p, r) => (r === 'then-prose' ? (thenProse++ === 0 ? wrong : 'No more files from me.') : p === packet.id && extra.has(r) ? extra.get(r) : dirs.get(p, r)),
+      get: async (p, r) =>
+        r === 'then-prose' ? (thenProse++ === 0 ? wrong : 'No more files from me.') : p === packet.id && extra.has(r) ? extra.get(r) : p === flood.id ? floodDirs.get(p, r) : dirs.get(p, r),
       list: () => dirs.list(),
     },
   });
@@ -77,19 +94,24 @@ afterAll(async () => {
   await t.dispose();
 });
 
-async function session(reply: string, options: { feedbackTurns?: number; stallCalls?: number; modelCalls?: number; out?: boolean; model?: string } = {}) {
-  const model = options.model ?? `scripted:${packet.id}/${reply}`;
+async function session(
+  reply: string,
+  options: { feedbackTurns?: number; stallCalls?: number; modelCalls?: number; out?: boolean; model?: string; packet?: Packet; expectedRan?: number; maxReplyTokens?: number } = {},
+) {
+  const p = options.packet ?? packet;
+  const model = options.model ?? `scripted:${p.id}/${reply}`;
   const dir = options.out ? await mkdtemp(path.join(scratch, 'receipts-')) : null;
-  const ledger = await createLedger({ dir, header: { packet: packet.id, version: '0.1.0', digest: packet.digest, model, endpoint: '127.0.0.1' } });
+  const ledger = await createLedger({ dir, header: { packet: p.id, version: '0.1.0', digest: p.digest, model, endpoint: '127.0.0.1' } });
   const before = server.requests.length;
   const sleeps: number[] = [];
   const result: SessionResult = await runSession({
-    files,
+    files: p === flood ? floodFiles : files,
     client: createModelClient({ baseURL: server.url, apiKey: null, attemptTimeoutMs: 10_000 }),
     model,
-    limits: { ...packet.prompt.data.budget, ...(options.modelCalls ? { modelCalls: options.modelCalls } : {}) },
+    limits: { ...p.prompt.data.budget, ...(options.modelCalls ? { modelCalls: options.modelCalls } : {}) },
     runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 },
     scratchDir: scratch,
+    ...(options.maxReplyTokens ? { maxReplyTokens: options.maxReplyTokens } : {}),
     feedbackTurns: options.feedbackTurns ?? 0,
     stallCalls: options.stallCalls ?? 2,
     ledger,
@@ -183,4 +205,85 @@ describe('a model session on the scaffold packet', () => {
     expect(requests).toHaveLength(2);
     expect(JSON.parse(requests[1]!.body).messages[3].content).toMatch(/^Your reply could not be applied: the reply has no fenced block/);
   });
+});
+
+describe('reasoning in the reply: a <think> draft can neither pass nor sink an answer', () => {
+  it('catches a wrong final diff after a right draft in <think> (it used to PASS)', async () => {
+    const { result } = await session('', { model: `fault:think:sample@scripted:${packet.id}/wrong-diff` });
+    expect(result).toMatchObject({ verdict: 'CAUGHT', caughtBy: expect.arrayContaining(['visible-tests']) });
+    expect(result.turns[0]).toMatchObject({ reply: 'diff', reasoning: { sources: ['think-tags'] } });
+  });
+
+  it('passes a right final diff after a wrong draft in <think> (it used to be CAUGHT)', async () => {
+    const { result } = await session('', { model: `fault:think:drops-minutes@scripted:${packet.id}/diff` });
+    expect(result).toMatchObject({ verdict: 'PASS' });
+  });
+
+  it('passes an answer after a code fence left open in <think> (it used to be swallowed)', async () => {
+    for (const fault of ['fault:think', 'fault:think-no-open', 'fault:reasoning-field']) {
+      const { result } = await session('', { model: `${fault}@scripted:${packet.id}/sample` });
+      expect(result.verdict, fault).toBe('PASS');
+    }
+  });
+
+  it('sends the model its answer back without the reasoning', async () => {
+    const { result, requests } = await session('', { model: `fault:think@scripted:${packet.id}/drops-minutes`, feedbackTurns: 1 });
+    expect(result.verdict).toBe('CAUGHT');
+    const second = JSON.parse(requests[1]!.body) as { messages: { role: string; content: string }[] };
+    expect(second.messages[2]!.role).toBe('assistant');
+    expect(second.messages[2]!.content).not.toMatch(/<think>|unfinished idea/);
+    expect(second.messages[2]!.content).toContain('path=src/duration.py');
+  });
+});
+
+describe('endpoint failures are never judged', () => {
+  it('does not apply a reply cut by a generation error: INCONCLUSIVE, not CAUGHT', async () => {
+    const { result } = await session('', { model: `fault:finish-error@scripted:${packet.id}/sample` });
+    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', stop: { reason: 'identical-errors' }, failure: { error: 'generation-error', status: 200 } });
+    expect(result.evaluation).toBeUndefined();
+    expect(result.ledger.errors).toEqual({ 'generation-error': 3 });
+    expect(result.reason).toMatch(/the server said HTTP 200: "Provider returned error: upstream connection reset during generation"/);
+    const filtered = (await session('', { model: `fault:content-filter@scripted:${packet.id}/sample` })).result;
+    expect(filtered).toMatchObject({ verdict: 'INCONCLUSIVE', failure: { error: 'content-filter' } });
+    expect(filtered.ledger.calls).toBe(1);
+  });
+
+  it('names a spent quota, with the server\'s message, and does not retry it', async () => {
+    const { result, requests } = await session('', { model: 'fault:402' });
+    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', failure: { error: 'quota', status: 402, message: 'Insufficient credits. Add more credits to your account to continue.' } });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('calls a budget too small for the first call INCONCLUSIVE for the budget, and makes no call', async () => {
+    const { result, requests, dir } = await session('sample', { maxReplyTokens: 19_900, out: true });
+    expect(result).toMatchObject({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'budget', stop: { reason: 'tokens' } });
+    expect(requests).toEqual([]);
+    expect(JSON.parse(await readFile(path.join(dir!, 'give_up.json'), 'utf8'))).toMatchObject({ reason: 'tokens', limit: 20_000, estimate: { maxTokens: 19_900, spent: 0 } });
+  });
+});
+
+describe('a planted flood: a small token budget, feedback turns with huge test output', () => {
+  it('stays within its cap, sends a capped tail, and gives up before the call that could cross it', async () => {
+    const { result, requests, dir } = await session('drops-minutes', { packet: flood, expectedRan: 7, feedbackTurns: 8, stallCalls: 9, maxReplyTokens: 1024, out: true });
+    const cap = flood.prompt.data.budget.tokens;
+    expect(cap).toBe(9000);
+    expect(result).toMatchObject({ verdict: 'GAVE-UP', stop: { reason: 'tokens' } });
+    // Every call reported its usage, and the sum is within the cap.
+    expect(result.ledger.usage_unknown_calls).toBe(0);
+    expect(result.ledger.tokens).toBeLessThanOrEqual(cap);
+    expect(requests.length).toBeGreaterThanOrEqual(3);
+    const feedback = requests.slice(1).map((r) => (JSON.parse(r.body) as { messages: { content: string }[] }).messages[3]!.content);
+    for (const f of feedback) {
+      expect(f).toMatch(/\[the first \d+ characters of the output are cut; the last \d+ follow\]/);
+      expect(Number(/the first (\d+) characters/.exec(f)![1])).toBeGreaterThan(50_000);
+      expect(f.length).toBeLessThan(4500);
+    }
+    const giveUp = JSON.parse(await readFile(path.join(dir!, 'give_up.json'), 'utf8'));
+    expect(giveUp).toMatchObject({ reason: 'tokens', limit: cap, estimate: { maxTokens: 1024 } });
+    expect(giveUp.estimate.spent + giveUp.estimate.prompt + giveUp.estimate.maxTokens).toBeGreaterThan(cap);
+    expect(giveUp.detail).toMatch(/^the next call could cross the 9000-token cap/);
+    // Every line has the kit's own count of the prompt, within a tenth of what the endpoint reported.
+    const lines = (await readFile(path.join(dir!, 'usage.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { prompt_tokens: number; prompt_estimate: number });
+    for (const l of lines) expect(Math.abs(l.prompt_estimate / l.prompt_tokens - 1)).toBeLessThan(0.1);
+  }, 120_000);
 });

@@ -6,7 +6,9 @@ import type { Diagnostic } from '../../errors/diagnostic.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
 import { effectiveBudget, type BudgetLimits } from '../../llm/budget.ts';
+import { DEFAULT_MAX_REPLY_TOKENS } from '../../llm/client.ts';
 import { endpointFrom, parseEndpoint } from '../../llm/endpoint.ts';
+import { classInfo } from '../../llm/error-class.ts';
 import { redact } from '../../llm/stable-json.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { directoryCache, noCache } from '../../rehearse/cache.ts';
@@ -49,6 +51,9 @@ A live model, on top (one run per packet, receipts in <out>/<packet>/):
   --feedback N      feedback turns with the failing visible tests (default: 2)
   --stall K         stop after K answers that change no test result (default: 2)
   --attempt-timeout S  seconds per model call attempt (default: 120)
+  --max-reply-tokens N the max_tokens each request sends (default: 4096); a call
+                    is made only when the tokens spent, the prompt's estimate
+                    and this fit the token budget
 
 Environment: PACKET_KIT_BWRAP=PATH uses that bwrap instead of the one on PATH.
 
@@ -78,6 +83,7 @@ function parseModelNumbers(values: Record<string, string | boolean | undefined>,
     ['feedback', 0],
     ['stall', 1],
     ['attempt-timeout', 1],
+    ['max-reply-tokens', 1],
   ];
   const n: Record<string, number | undefined> = {};
   for (const [flag, min] of numeric) {
@@ -143,6 +149,7 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       feedback: { type: 'string', default: '2' },
       stall: { type: 'string', default: '2' },
       'attempt-timeout': { type: 'string', default: '120' },
+      'max-reply-tokens': { type: 'string', default: String(DEFAULT_MAX_REPLY_TOKENS) },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -219,18 +226,34 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
               feedbackTurns: n.feedback!,
               stallCalls: n.stall!,
               attemptTimeoutMs: n['attempt-timeout']! * 1000,
+              maxReplyTokens: n['max-reply-tokens']!,
             },
           }
         : {}),
-      onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+      onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
       onModels: (event) => {
         if ('start' in event) return say(`\nmodel ${event.start.model} at ${event.start.host}${event.start.scripted ? ' (the embedded scripted endpoint)' : ''}\n`);
         const by = new Map<string, number>();
         for (const m of event.end) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
         say(`models: ${event.end.length} run${event.end.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
-        for (const m of event.end.filter((x) => x.verdict === 'INCONCLUSIVE')) {
-          const d = diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
-          sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+        for (const m of event.end) {
+          if (m.verdict === 'INCONCLUSIVE') {
+            const tooSmall = m.inconclusiveCause === 'budget';
+            const d = tooSmall
+              ? diagnose(ModelErrors.TokenBudgetTooSmall, { file: m.packet }, { packet: m.packet, detail: m.reason.replace(/^no answer could be judged: /, '') })
+              : diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
+            sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+          }
+          if (m.failure) {
+            const f = m.failure;
+            const server = f.status !== null ? `The server answered HTTP ${f.status}${f.message ? `: "${f.message}".` : '.'}` : `No response arrived${f.message ? ` (${f.message})` : ''}.`;
+            const d = diagnose(ModelErrors.EndpointFailed, { file: m.packet }, { packet: m.packet, error: f.error, meaning: classInfo(f.error).meaning, server, fix: f.hint });
+            sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+          }
+          for (const served of m.servedModels ?? []) {
+            const d = diagnose(ModelErrors.ServedModelDiffers, { file: m.packet }, { packet: m.packet, asked: m.model, served });
+            sayErr(`${d.code} warning ${d.message}\n  hint: ${d.hint}\n`);
+          }
         }
       },
     });

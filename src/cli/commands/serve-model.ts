@@ -14,7 +14,8 @@ Serve the embedded scripted endpoint: an OpenAI-compatible API on 127.0.0.1
   scripted:<packet>/<reply>   the text of packets/<packet>/replies/<reply>.md
   fault:<kind>                one failure each, for tests (listed below)
   flaky:<n>:<model>           HTTP 503 for the first n requests, then <model>
-  fault:<kind>@<model>        slow, no-usage and length faults around a reply
+  fault:<kind>@<model>        a fault that changes a reply (slow, no-usage, length,
+                              think, sse, gzip, finish-error, ...) around <model>'s
 
   --port N          port on 127.0.0.1 (default: 0, any free port; the URL is printed)
   --packets DIR     the packets folder (default: packets)

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMeter, effectiveBudget } from '../../../src/llm/budget.ts';
+import { createMeter, effectiveBudget, INITIAL_PROMPT_FACTOR, PROMPT_FACTOR_MARGIN } from '../../../src/llm/budget.ts';
 import { createLedger, sumUsage, type UsageLine } from '../../../src/llm/ledger.ts';
 import { redact, stableJson } from '../../../src/llm/stable-json.ts';
 
@@ -32,7 +32,7 @@ describe('the budget', () => {
     expect(meter.capReached()).toBeNull();
     meter.record({ error: 'missing-usage', usable: true, errorKey: null, usage: null });
     // A 5xx answer spends no tokens by contract; a completion without usage may have: unknown.
-    expect(meter.spent()).toEqual({ calls: 5, knownTokens: 15, unknownUsageCalls: 1, wallMs: 0, identicalErrors: 0 });
+    expect(meter.spent()).toEqual({ calls: 5, knownTokens: 15, unknownUsageCalls: 1, estimatedUnknownTokens: 0, wallMs: 0, identicalErrors: 0 });
     expect(meter.capReached()).toBe('model-calls');
     const tokens = createMeter({ modelCalls: 5, tokens: 100, wallSeconds: 10, identicalErrors: 2 }, () => now);
     tokens.record(ok(90, 20));
@@ -56,12 +56,18 @@ describe('the ledger', () => {
     model: 'm',
     turn: 1,
     attempt: 1,
+    served_model: null,
     prompt_tokens: 10,
     completion_tokens: 5,
+    prompt_estimate: 12,
+    max_tokens: 4096,
     bytes_out: 100,
     bytes_in: 50,
     status: 200,
     error: null,
+    message: null,
+    finish_reason: 'stop',
+    reasoning_chars: null,
     request: 'r1',
     ms: 3,
     ...over,
@@ -85,15 +91,15 @@ describe('the ledger', () => {
     expect(usage).not.toContain('sk-very-secret');
     const sum = await ledger.close({ verdict: 'PASS' });
     // The two 429s spent nothing by contract; the timeout may have: the total is unknown.
-    expect(sum).toMatchObject({ calls: 5, prompt_tokens: 20, completion_tokens: 10, tokens: null, usage_unknown_calls: 1, bytes_out: 500, bytes_in: 200, errors: { 'rate-limit': 2, timeout: 1 }, duplicates: 1, digest: 'abc' });
-    expect(sumUsage(header, ledger.lines.slice(0, 4))).toMatchObject({ tokens: 30, usage_unknown_calls: 0 });
+    expect(sum).toMatchObject({ calls: 5, prompt_tokens: null, completion_tokens: null, tokens: null, known_prompt_tokens: 20, known_completion_tokens: 10, usage_unknown_calls: 1, bytes_out: 500, bytes_in: 200, errors: { 'rate-limit': 2, timeout: 1 }, duplicates: 1, digest: 'abc' });
+    expect(sumUsage(header, ledger.lines.slice(0, 4))).toMatchObject({ prompt_tokens: 20, completion_tokens: 10, tokens: 30, usage_unknown_calls: 0 });
     const written = JSON.parse(await readFile(path.join(dir, 'ledger.json'), 'utf8'));
     expect(written).toEqual({ ...sum, verdict: 'PASS' });
     // The sum is a pure function of the lines: recomputing from usage.jsonl gives the same ledger.
     expect(sumUsage(header, rows as unknown as UsageLine[])).toEqual(sum);
     expect(ledger.paths().giveUp).toBeNull();
-    await ledger.giveUp({ reason: 'model-calls', detail: 'the model-calls cap was reached', limit: 4, spent: { calls: 4, knownTokens: 30, unknownUsageCalls: 2, wallMs: 5, identicalErrors: 0 }, ts: 't' });
-    expect(JSON.parse(await readFile(path.join(dir, 'give_up.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, reason: 'model-calls', limit: 4, packet: 'p', digest: 'abc' });
+    await ledger.giveUp({ reason: 'model-calls', detail: 'the model-calls cap was reached', limit: 4, spent: { calls: 4, knownTokens: 30, unknownUsageCalls: 2, estimatedUnknownTokens: 900, wallMs: 5, identicalErrors: 0 }, ts: 't' });
+    expect(JSON.parse(await readFile(path.join(dir, 'give_up.json'), 'utf8'))).toMatchObject({ schemaVersion: 2, reason: 'model-calls', limit: 4, packet: 'p', digest: 'abc' });
     expect((await readdir(dir)).sort()).toEqual(['give_up.json', 'ledger.json', 'usage.jsonl']);
   });
 
@@ -116,5 +122,42 @@ describe('stable JSON', () => {
   });
   it('redacts secrets', () => {
     expect(redact('key=abcd1234 and abcd1234', ['abcd1234', 'ab'])).toBe('key=[redacted] and [redacted]');
+  });
+});
+
+describe('the token cap before the call', () => {
+  const limits = { modelCalls: 10, tokens: 10_000, wallSeconds: 600, identicalErrors: 3 };
+
+  it('refuses a call whose prompt estimate and max_tokens could cross the cap, and names it', () => {
+    const meter = createMeter(limits, () => 0);
+    // Before any usage is reported, the count carries the initial margin.
+    expect(meter.calibrated(1000)).toBe(Math.ceil(1000 * INITIAL_PROMPT_FACTOR));
+    expect(meter.nextCallStop(1000, 4096)).toBeNull();
+    meter.record({ error: null, usable: true, errorKey: null, usage: { prompt_tokens: 1100, completion_tokens: 900 }, promptCount: 1000 });
+    // Calibrated on what the endpoint reported: 1.1 times the count, plus the margin.
+    expect(PROMPT_FACTOR_MARGIN).toBe(1.05);
+    expect(meter.calibrated(1000)).toBe(1155);
+    expect(meter.nextCallStop(4000, 4096)).toEqual({
+      reason: 'tokens',
+      detail: 'the next call could cross the 10000-token cap: 2000 spent + about 4620 prompt + 4096 max_tokens = 10716',
+      estimate: { prompt: 4620, maxTokens: 4096, spent: 2000 },
+    });
+    expect(meter.nextCallStop(3000, 4096)).toBeNull();
+  });
+
+  it('counts what an attempt without usage may have spent against the cap', () => {
+    const meter = createMeter(limits, () => 0);
+    meter.record({ error: 'missing-usage', usable: true, errorKey: null, usage: null, promptCount: 100, unreported: 5000 });
+    meter.record({ error: 'server-error', usable: false, errorKey: 'server-error|500', usage: null, unreported: 999 });
+    expect(meter.spent()).toMatchObject({ knownTokens: 0, unknownUsageCalls: 1, estimatedUnknownTokens: 5000 });
+    expect(meter.nextCallStop(1000, 4096)).toMatchObject({ reason: 'tokens', estimate: { spent: 5000 } });
+  });
+
+  it('does not count a rate limit that asks for a wait as an identical error', () => {
+    const meter = createMeter(limits, () => 0);
+    for (let i = 0; i < 5; i++) meter.record({ error: 'rate-limit', usable: false, errorKey: null, usage: null });
+    expect(meter.capReached()).toBeNull();
+    for (let i = 0; i < 3; i++) meter.record({ error: 'rate-limit', usable: false, errorKey: 'rate-limit|429', usage: null });
+    expect(meter.capReached()).toBe('identical-errors');
   });
 });

@@ -4,7 +4,7 @@ import { backoffCeiling, DEFAULT_RETRY_POLICY, fullJitter, parseRetryAfter, plan
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
 const policy: RetryPolicy = { baseMs: 500, capMs: 8_000, maxAttempts: 5, maxRetryAfterMs: 60_000 };
-const none = { retryAfter: null, retryAfterMs: null };
+const none = { headers: {} };
 
 describe('backoff', () => {
   it('doubles the ceiling up to the cap', () => {
@@ -42,8 +42,8 @@ describe('Retry-After', () => {
   });
 
   it('plans a wait from a sane Retry-After, else from backoff', () => {
-    expect(planWait(1, { retryAfter: '2', retryAfterMs: null }, { policy, random: () => 0.5, nowEpochMs: NOW })).toEqual({ ms: 2000, source: 'retry-after' });
-    expect(planWait(2, { retryAfter: '99999999', retryAfterMs: null }, { policy, random: () => 0.5, nowEpochMs: NOW })).toEqual({
+    expect(planWait(1, { headers: { 'retry-after': '2' } }, { policy, random: () => 0.5, nowEpochMs: NOW })).toEqual({ ms: 2000, source: 'retry-after', from: 'retry-after' });
+    expect(planWait(2, { headers: { 'retry-after': '99999999' } }, { policy, random: () => 0.5, nowEpochMs: NOW })).toEqual({
       ms: 500,
       source: 'backoff',
       ignored: 'absurd retry-after "99999999" (over 60 s)',
@@ -76,7 +76,7 @@ function harness(outcomes: { error?: ErrorClass; retryAfter?: string }[], option
           n = i;
           clock += 10;
           const o = outcomes[i - 1] ?? {};
-          return o.error ? { ok: false, error: o.error, headers: { retryAfter: o.retryAfter ?? null, retryAfterMs: null }, value: i } : { ok: true, value: i };
+          return o.error ? { ok: false, error: o.error, hints: { headers: o.retryAfter ? { 'retry-after': o.retryAfter } : {} }, value: i } : { ok: true, value: i };
         },
       }),
   };
@@ -96,7 +96,7 @@ describe('the retry loop', () => {
   });
 
   it('does not retry what a retry cannot fix', async () => {
-    for (const error of ['refused', 'dns', 'insufficient-quota', 'auth', 'bad-request', 'length'] as const) {
+    for (const error of ['refused', 'dns', 'quota', 'auth', 'not-found', 'context-length', 'bad-request', 'length', 'content-filter', 'abnormal-finish', 'reasoning-only'] as const) {
       const h = harness([{ error }, {}]);
       expect(await h.run()).toMatchObject({ kind: 'failed', error, attempts: 1, why: 'not-retryable' });
       expect(h.sleeps).toEqual([]);
