@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     load: async () => (await import('./commands/build.ts')).buildCommand,
     summary: 'check, rehearse, zips, site and reviewer bundles, all or nothing',
   },
+  grade: { load: async () => (await import('./commands/grade.ts')).gradeCommand, summary: 'grade what candidates send back: scorecards and a summary' },
   'serve-model': {
     load: async () => (await import('./commands/serve-model.ts')).serveModelCommand,
     summary: 'serve the embedded scripted OpenAI-compatible endpoint on 127.0.0.1',

@@ -1,11 +1,7 @@
 /**
- * The rubric's automatic rows, scored from a judgement: a row with `auto` gets its maximum when
- * its evidence holds and 0 when it does not; each matched failure mode caps the row it names;
- * the hire bar and vetoes decide. Rows a machine cannot judge are left to the caller (the
- * rehearsal's calibration scores them at their maximum, grading leaves them to the reviewer).
+ * The evidence behind the rubric's automatic rows: a row with `auto` gets its maximum when its
+ * evidence holds and 0 when it does not (the card itself is `src/grade/scorecard.ts`).
  */
-import { decide, type Decision } from '../grade/score.ts';
-import type { Packet } from '../packets/packet.ts';
 import type { Judgement } from './judge.ts';
 
 /** The evidence behind each `auto` value. */
@@ -20,6 +16,8 @@ export interface AutoEvidence {
   protectedIntact: boolean;
   /** `workspace`: the contract holds (allowed paths, no forbidden pattern, no runner hook, no refused file). */
   workspaceOk: boolean;
+  /** `receipts`: the receipts are there, add up, keep the caps and name the code handed in. */
+  receiptsOk: boolean;
   /** Ids of the failure modes whose signal matched. */
   matchedModes: readonly string[];
 }
@@ -32,6 +30,7 @@ export function autoEvidence(j: Pick<Judgement, 'testsGreen' | 'visibleGreen' | 
     hiddenGreen: j.hiddenGreen,
     protectedIntact: !j.findings.some((f) => f.kind === 'protected' || f.code === 'PK425'),
     workspaceOk: !j.findings.some((f) => f.kind === 'contract' || f.kind === 'unsafe'),
+    receiptsOk: !j.findings.some((f) => f.kind === 'receipts'),
     matchedModes: j.signals.map((s) => s.mode),
   };
 }
@@ -49,19 +48,9 @@ export function autoRowHolds(auto: string | undefined, e: AutoEvidence): boolean
       return e.protectedIntact;
     case 'workspace':
       return e.workspaceOk;
+    case 'receipts':
+      return e.receiptsOk;
     default:
       return true;
   }
-}
-
-/** A scored card: rows a machine cannot judge at their maximum, auto rows from evidence, caps applied. */
-export function scoreCard(packet: Pick<Packet, 'rubric' | 'failures'>, evidence: AutoEvidence): { scores: Record<string, number>; decision: Decision } {
-  const scores: Record<string, number> = {};
-  for (const row of packet.rubric.data.rows) scores[row.id] = autoRowHolds(row.auto, evidence) ? row.max : 0;
-  for (const mode of packet.failures.data.modes) {
-    if (evidence.matchedModes.includes(mode.id) && scores[mode.caps.row] !== undefined) {
-      scores[mode.caps.row] = Math.min(scores[mode.caps.row]!, mode.caps.max);
-    }
-  }
-  return { scores, decision: decide(packet.rubric.data, scores) };
 }

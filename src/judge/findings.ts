@@ -26,7 +26,15 @@ export type FindingKind =
   /** A failure mode's signal matched. */
   | 'signal'
   /** A file the kit would not read (a link, a FIFO, a device, too large). */
-  | 'unsafe';
+  | 'unsafe'
+  /** A submission refused at intake (a hostile or broken archive): not graded. */
+  | 'intake'
+  /** A secret in a submission. */
+  | 'secret'
+  /** The receipts (usage.jsonl, ledger.json, give_up.json) disagree, overspend or are missing. */
+  | 'receipts'
+  /** The submission names another packet version (a warning: graded against the current one). */
+  | 'version';
 
 /** One finding. */
 export interface Finding {
@@ -35,6 +43,8 @@ export interface Finding {
   /** The catalog entry's permanent name. */
   name: string;
   kind: FindingKind;
+  /** `error` keeps a run from PASS; a `warning` is said and does not. */
+  severity: 'error' | 'warning';
   /** What happened, why, and what it means for the verdict. */
   message: string;
   /** What to do. */
@@ -55,6 +65,7 @@ export function finding<E extends CatalogEntry<any>>(kind: FindingKind, e: E, pa
     code: e.code,
     name: e.name,
     kind,
+    severity: e.severity,
     message: e.message(params),
     hint: e.hint(params),
     ...(place.file !== undefined ? { file: place.file } : {}),

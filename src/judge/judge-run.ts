@@ -3,7 +3,7 @@
  * the sandbox with the protected paths read-only, re-check the protected files, and hand the
  * evidence to the pure judge. The only part of the judge that touches the sandbox and the disk.
  */
-import { judge, type Evidence, type Judgement } from './judge.ts';
+import { judge, type Evidence, type JudgeRules, type Judgement } from './judge.ts';
 import { runTests, tail, type TestRunner } from './run-tests.ts';
 import { prepareWorkspace, protectedAfterRun, type PacketFiles, type Submission } from './workspace.ts';
 
@@ -32,6 +32,8 @@ export interface JudgeRunOptions {
   now: () => number;
   /** Wraps the sandbox run (a shared pool). */
   schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The rules to judge by; default the packet's (`files.rules`). */
+  rules?: JudgeRules;
 }
 
 /** Judge one submission over a packet. Never throws for a bad submission: it comes back `rejected`. */
@@ -55,7 +57,7 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgedRun | { reject
         canaries: ws.canaries.map((c) => ({ id: c.id, file: c.file })),
         run,
       };
-      return { judgement: judge(o.files.rules, evidence), evidence, outputTail: tail(withoutCanaries(run.output, ws.canaries.map((c) => c.id))), durationMs: o.now() - t0 };
+      return { judgement: judge(o.rules ?? o.files.rules, evidence), evidence, outputTail: tail(withoutCanaries(run.output, ws.canaries.map((c) => c.id))), durationMs: o.now() - t0 };
     } finally {
       await ws.dispose();
     }

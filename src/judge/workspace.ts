@@ -119,6 +119,7 @@ export async function loadPacketFiles(packet: Packet, packetDir: string): Promis
       contract: { allow: prompt.workspace.allow, forbid: prompt.workspace.forbid },
       deliverables: prompt.deliverables,
       modes: packet.failures.data.modes,
+      ...(prompt.receipts ? { receipts: { dir: prompt.receipts.dir, budget: prompt.budget, allow: prompt.workspace.allow } } : {}),
     },
   };
 }
@@ -199,8 +200,22 @@ export interface LayoutOptions {
   random: () => number;
 }
 
-/** Lay out a workspace, or say why the submission cannot be laid out. */
-export async function prepareWorkspace(pf: PacketFiles, submission: Submission, o: LayoutOptions): Promise<PreparedWorkspace | { rejected: string }> {
+/** A workspace as planned, before anything is written: what the judge reads and what goes where. */
+export interface WorkspacePlan {
+  /** The candidate's files before the run. */
+  before: Snapshot;
+  protectedEdits: ProtectedEdit[];
+  /** The candidate's files to write (refused entries are not written). */
+  writable: Map<string, Buffer>;
+  /** The protected files and hidden tests, from the packet, canaries appended. */
+  guarded: Map<string, Buffer>;
+  expected: readonly ExpectedTest[];
+  testFiles: readonly string[];
+  canaries: Canary[];
+}
+
+/** Plan a workspace: pure, nothing written. Says why the submission cannot be laid out, when it cannot. */
+export function planWorkspace(pf: PacketFiles, submission: Submission, o: Omit<LayoutOptions, 'parentDir'>): WorkspacePlan | { rejected: string } {
   const protectedEdits: ProtectedEdit[] = [];
   const packetCopy = (f: string) => pf.starter.get(f) ?? pf.hidden.get(f);
   for (const [f, content] of submission.files) {
@@ -223,11 +238,12 @@ export async function prepareWorkspace(pf: PacketFiles, submission: Submission, 
   const before = new Map<string, string | UnsafeEntry>();
   for (const [f, c] of [...candidate].sort(([a], [b]) => a.localeCompare(b))) before.set(f, Buffer.isBuffer(c) ? c.toString('utf8') : c);
 
-  const guardedFiles = new Map<string, Buffer>();
-  for (const [f, b] of pf.starter) if (pf.isGuarded(f)) guardedFiles.set(f, b);
-  if (o.withHidden) for (const [f, b] of pf.hidden) guardedFiles.set(f, b);
-  const writable = [...candidate].filter(([, c]) => Buffer.isBuffer(c)).map(([f]) => f);
-  const conflict = layoutConflict([...writable, ...guardedFiles.keys()]);
+  const guarded = new Map<string, Buffer>();
+  for (const [f, b] of pf.starter) if (pf.isGuarded(f)) guarded.set(f, b);
+  if (o.withHidden) for (const [f, b] of pf.hidden) guarded.set(f, b);
+  const writable = new Map<string, Buffer>();
+  for (const [f, c] of candidate) if (Buffer.isBuffer(c)) writable.set(f, c);
+  const conflict = layoutConflict([...writable.keys(), ...guarded.keys()]);
   if (conflict) return { rejected: conflict };
 
   const expected = o.withHidden ? pf.expected.all : pf.expected.visible;
@@ -235,12 +251,18 @@ export async function prepareWorkspace(pf: PacketFiles, submission: Submission, 
   const canaries: Canary[] = [];
   if (o.canaries && pf.style) {
     for (const f of testFiles) {
-      canaries.push(makeCanary(f, pf.style, pf.hasTestCase.has(f), o.random, pf.names.get(f)));
-      const c = canaries.at(-1)!;
-      guardedFiles.set(f, Buffer.from(withCanary(guardedFiles.get(f)!.toString('utf8'), c), 'utf8'));
+      const c = makeCanary(f, pf.style, pf.hasTestCase.has(f), o.random, pf.names.get(f));
+      canaries.push(c);
+      guarded.set(f, Buffer.from(withCanary(guarded.get(f)!.toString('utf8'), c), 'utf8'));
     }
   }
+  return { before, protectedEdits, writable, guarded, expected, testFiles, canaries };
+}
 
+/** Lay out a workspace, or say why the submission cannot be laid out. */
+export async function prepareWorkspace(pf: PacketFiles, submission: Submission, o: LayoutOptions): Promise<PreparedWorkspace | { rejected: string }> {
+  const plan = planWorkspace(pf, submission, o);
+  if ('rejected' in plan) return plan;
   const dir = await mkdtemp(path.join(o.parentDir, `${pf.packet.id}-`));
   const place = async (rel: string, bytes: Buffer) => {
     const dest = path.join(dir, rel);
@@ -249,22 +271,22 @@ export async function prepareWorkspace(pf: PacketFiles, submission: Submission, 
     await writeFile(dest, bytes);
   };
   try {
-    for (const f of writable) await place(f, candidate.get(f) as Buffer);
-    for (const [f, b] of guardedFiles) await place(f, b);
+    for (const [f, b] of plan.writable) await place(f, b);
+    for (const [f, b] of plan.guarded) await place(f, b);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     return { rejected: `the files could not be laid out: ${(err as Error).message}` };
   }
-  const mounted = new Map([...guardedFiles].map(([f, b]) => [f, sha256(b)] as [string, string]));
+  const mounted = new Map([...plan.guarded].map(([f, b]) => [f, sha256(b)] as [string, string]));
   return {
     dir,
-    before,
-    protectedEdits,
+    before: plan.before,
+    protectedEdits: plan.protectedEdits,
     mounted,
-    readOnly: readOnlyCover([...writable, ...guardedFiles.keys()], new Set(guardedFiles.keys())),
-    expected,
-    testFiles,
-    canaries,
+    readOnly: readOnlyCover([...plan.writable.keys(), ...plan.guarded.keys()], new Set(plan.guarded.keys())),
+    expected: plan.expected,
+    testFiles: plan.testFiles,
+    canaries: plan.canaries,
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }

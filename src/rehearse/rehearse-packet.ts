@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LimitFunction } from 'p-limit';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
-import { autoEvidence, scoreCard } from '../judge/auto-rows.ts';
+import { calibrationCard } from '../grade/scorecard.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
 import type { Judgement } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
@@ -173,9 +173,9 @@ export function calibrationCheck(packet: Packet, subject: Subject, mode: Failure
   const t0 = now();
   const j = judgementOf(subject);
   if ('unjudged' in j) return null;
-  const { scores, decision } = scoreCard(packet, autoEvidence(j));
+  const { rows, decision } = calibrationCard(packet, j);
   const ok = decision.decision === (mode ? 'no-hire' : 'hire');
-  const card = Object.entries(scores).map(([row, s]) => `${row} ${s}`).join(', ');
+  const card = rows.map((row) => `${row.id} ${row.score}`).join(', ');
   const base = {
     id: `calibration:${subject.name}`,
     kind: 'calibration' as const,

@@ -23,7 +23,8 @@ import { parseReply } from '../llm/reply-parse.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
 import type { Finding } from '../judge/findings.ts';
 import { judgeRun, visibleOutput } from '../judge/judge-run.ts';
-import type { Judgement, SignalMatch, TestCounts, Verdict as JudgeVerdict } from '../judge/judge.ts';
+import type { Judgement, JudgeRules, SignalMatch, TestCounts, Verdict as JudgeVerdict } from '../judge/judge.ts';
+import { receiptPaths } from '../judge/receipts.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { contextPaths, feedbackMessage, firstMessages } from './session-messages.ts';
@@ -157,11 +158,24 @@ export function caughtByOf(findings: readonly Finding[]): CaughtBy[] {
   return [...new Set(names)];
 }
 
+/**
+ * The rules a model's answer is judged by: the packet's, except the receipts of the candidate's
+ * own agent session. In a model run the kit keeps the receipts itself (usage.jsonl, ledger.json),
+ * so the model is not asked to write them.
+ */
+export function modelRunRules(rules: JudgeRules): JudgeRules {
+  if (!rules.receipts) return rules;
+  const paths = Object.values(receiptPaths(rules.receipts.dir));
+  const { receipts: _receipts, ...rest } = rules;
+  return { ...rest, deliverables: rules.deliverables.filter((d) => !paths.includes(d)) };
+}
+
 /** Judge the files a reply wrote (all turns so far). */
 async function judgeFiles(o: SessionOptions, files: ReadonlyMap<string, string>, deleted: readonly string[]): Promise<Evaluation> {
   const t0 = o.clock.now();
   const judged = await judgeRun({
     files: o.files,
+    rules: modelRunRules(o.files.rules),
     submission: { files, deleted },
     withHidden: true,
     runner: o.runner,

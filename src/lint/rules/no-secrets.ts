@@ -38,6 +38,41 @@ export async function scanForSecrets(text: string, file: string): Promise<Findin
   }));
 }
 
+/** A secret found in one of several texts scanned together. */
+export interface TextSecret {
+  /** Index of the text it was found in. */
+  index: number;
+  /** 1-based line and column in that text. */
+  line: number;
+  column: number;
+  kind: string;
+  scanner: string;
+}
+
+/**
+ * Scan several texts in one secretlint pass (its per-call cost is most of the scan on small
+ * files): joined with blank lines between them, each finding mapped back to its text and line.
+ */
+export async function scanTextsForSecrets(texts: readonly string[]): Promise<TextSecret[]> {
+  const starts: number[] = [];
+  let line = 1;
+  for (const text of texts) {
+    starts.push(line);
+    let newlines = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
+    line += newlines + 2;
+  }
+  if (!texts.length) return [];
+  const out: TextSecret[] = [];
+  for (const f of await scanForSecrets(texts.join('\n\n'), 'joined')) {
+    const at = f.place.line ?? 1;
+    let k = starts.length - 1;
+    while (k > 0 && starts[k]! > at) k--;
+    out.push({ index: k, line: at - starts[k]! + 1, column: f.place.column ?? 1, kind: f.params.kind, scanner: f.params.scanner });
+  }
+  return out;
+}
+
 export const noSecrets = defineRule({
   id: 'no-secrets',
   defaultSeverity: 'error',

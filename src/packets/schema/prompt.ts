@@ -32,6 +32,12 @@ export const budgetSchema = z.strictObject({
   identicalErrors: z.int().positive(),
 });
 
+/** The receipts of the candidate's own agent session, asked for by the prompt. */
+export const receiptsSchema = z.strictObject({
+  /** The folder holding usage.jsonl, ledger.json and (when a cap stopped the run) give_up.json, relative to the workspace root; `.` is the root. */
+  dir: z.union([z.literal('.'), relativePath]).default('receipts'),
+});
+
 /** One released version of the packet. */
 export const changelogEntrySchema = z.strictObject({
   /** The version this entry describes. */
@@ -72,8 +78,10 @@ export const promptSchema = z.strictObject({
   context: z.array(relativePath).optional(),
   /** The workspace contract. */
   workspace: workspaceSchema,
-  /** Caps on a model run. */
+  /** Caps on a model run; with `receipts`, also the caps the candidate's own receipts are checked against. */
   budget: budgetSchema,
+  /** Ask for the receipts of the candidate's agent session (usage.jsonl, ledger.json, give_up.json; README "Receipts"); grading checks them. */
+  receipts: receiptsSchema.optional(),
   /** Released versions, newest first. */
   changelog: z.array(changelogEntrySchema).default([]),
 });

@@ -2,7 +2,7 @@ import { z } from 'astro/zod';
 import { kebabId } from './common.ts';
 
 /** The automatic checks that can pre-fill a rubric row. */
-export const AUTO_CHECKS = ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace'] as const;
+export const AUTO_CHECKS = ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace', 'receipts'] as const;
 
 /** One row of the rubric card. */
 export const rubricRowSchema = z.strictObject({

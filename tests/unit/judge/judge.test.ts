@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { autoEvidence, autoRowHolds, scoreCard } from '../../../src/judge/auto-rows.ts';
+import { autoEvidence, autoRowHolds, type AutoEvidence } from '../../../src/judge/auto-rows.ts';
+import { cardRows, decisionSoFar } from '../../../src/grade/scorecard.ts';
+import { decide } from '../../../src/grade/score.ts';
 import type { Finding } from '../../../src/judge/findings.ts';
 import { analyseTests, describeRun, judge, verdictOf, type Evidence, type JudgeRules, type RunEvidence } from '../../../src/judge/judge.ts';
 import type { ExpectedTest } from '../../../src/judge/test-ids.ts';
@@ -323,7 +325,7 @@ describe('judge: failure signals', () => {
 });
 
 describe('verdictOf', () => {
-  const f = (kind: Finding['kind']): Finding => ({ code: 'PK4xx', name: 'X', kind, message: '', hint: '' });
+  const f = (kind: Finding['kind'], severity: Finding['severity'] = 'error'): Finding => ({ code: 'PK4xx', name: 'X', kind, severity, message: '', hint: '' });
   it('maps findings to verdicts', () => {
     expect(verdictOf([])).toBe('PASS');
     expect(verdictOf([f('hidden-tests')])).toBe('FALSE-GREEN');
@@ -333,6 +335,9 @@ describe('verdictOf', () => {
       expect(verdictOf([f('hidden-tests'), f(kind)]), kind).toBe('CAUGHT');
     }
     expect(verdictOf([f('contract'), f('infra')])).toBe('INCONCLUSIVE');
+    expect(verdictOf([f('version', 'warning')])).toBe('PASS');
+    expect(verdictOf([f('version', 'warning'), f('hidden-tests')])).toBe('FALSE-GREEN');
+    expect(verdictOf([f('receipts')])).toBe('CAUGHT');
   });
 });
 
@@ -360,23 +365,30 @@ describe('automatic rubric rows', () => {
           { id: 'hidden', max: 2, auto: 'hidden-tests' },
           { id: 'protected', max: 1, auto: 'protected' },
           { id: 'workspace', max: 1, auto: 'workspace' },
+          { id: 'receipts', max: 1, auto: 'receipts' },
           { id: 'notes', max: 2 },
         ],
-        hireBar: 9,
+        hireBar: 10,
         vetoes: [{ row: 'workspace', atMost: 0, note: 'no' }],
       },
     },
     failures: { data: { modes: [{ id: 'bad-files', caps: { row: 'notes', max: 1 } }] } },
   } as never;
 
+  const scoreCard = (p: never, e: AutoEvidence) => {
+    const rows = cardRows(p, e, () => 'quoted', true);
+    const scores = Object.fromEntries(rows.map((r) => [r.id, r.score!]));
+    return { scores, decision: decide((p as { rubric: { data: never } }).rubric.data, scores) };
+  };
+
   it('scores each auto row from its own evidence', () => {
-    const all = { testsGreen: true, visibleGreen: true, hiddenGreen: true, protectedIntact: true, workspaceOk: true, matchedModes: [] };
-    expect(scoreCard(packet, all).scores).toEqual({ tests: 3, visible: 2, hidden: 2, protected: 1, workspace: 1, notes: 2 });
+    const all = { testsGreen: true, visibleGreen: true, hiddenGreen: true, protectedIntact: true, workspaceOk: true, receiptsOk: true, matchedModes: [] };
+    expect(scoreCard(packet, all).scores).toEqual({ tests: 3, visible: 2, hidden: 2, protected: 1, workspace: 1, receipts: 1, notes: 2 });
     expect(scoreCard(packet, all).decision.decision).toBe('hire');
-    for (const [key, row] of [['testsGreen', 'tests'], ['visibleGreen', 'visible'], ['hiddenGreen', 'hidden'], ['protectedIntact', 'protected'], ['workspaceOk', 'workspace']] as const) {
+    for (const [key, row] of [['testsGreen', 'tests'], ['visibleGreen', 'visible'], ['hiddenGreen', 'hidden'], ['protectedIntact', 'protected'], ['workspaceOk', 'workspace'], ['receiptsOk', 'receipts']] as const) {
       const card = scoreCard(packet, { ...all, [key]: false });
       expect(card.scores[row], key).toBe(0);
-      expect(Object.values(card.scores).reduce((a, b) => a + b, 0), key).toBeLessThan(11);
+      expect(Object.values(card.scores).reduce((a, b) => a + b, 0), key).toBeLessThan(12);
     }
     expect(scoreCard(packet, { ...all, matchedModes: ['bad-files'] }).scores.notes).toBe(1);
     expect(autoRowHolds(undefined, { ...all, testsGreen: false })).toBe(true);

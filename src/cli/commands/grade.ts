@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { rm, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pc from 'picocolors';
+import { diagnose, Errors } from '../../errors/catalog.ts';
+import { sortDiagnostics } from '../../errors/diagnostic.ts';
+import { GradeErrors } from '../../errors/grade-catalog.ts';
+import { gradeSubmissions, type GradeObserver } from '../../grade/grade.ts';
+import { loadPacketFiles } from '../../judge/workspace.ts';
+import { KIT_ROOT } from '../../kit/fingerprint.ts';
+import { loadPackets } from '../../packets/load.ts';
+import { prepareRunEnvironment } from '../../rehearse/environment.ts';
+import { formatDiagnosticsText } from '../format-diagnostics.ts';
+import type { CliIo } from '../io.ts';
+import { parsePoolOptions } from '../pool-options.ts';
+
+export const gradeHelp = `Usage: packet grade <id> <submission>... [options]
+
+Grade what candidates send back against packet <id>: each submission (a .zip, a
+.tar.gz or a folder) is read safely, its cheap findings come first (deliverables,
+protected files, the workspace contract, secrets, the packet version it names,
+the receipts), then the judge runs every visible and held-out test in the
+sandbox, with the kit's canaries. Each submission gets a scorecard; the batch a
+summary.
+
+  --packets DIR     the packets folder (default: packets)
+  --out DIR         where grades go (default: out/grades); each submission's
+                    scorecard.json and scorecard.md in <out>/<id>/<name>/, the
+                    batch's summary.csv and summary.json in <out>/<id>/
+  --jobs N          submissions graded at once (default: number of cores)
+  --timeout S       seconds per test run (default: 30)
+  --format json     print the summary as JSON instead of lines
+  --unconfined      where bubblewrap is unusable, run the submissions without
+                    isolation (only for code you trust; every card says so)
+
+Exit: 0 every submission was graded (whatever the scores); 1 some could not be
+(refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, or
+no such packet.
+`;
+
+function kitVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(KIT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function observer(io: CliIo, format: string): GradeObserver {
+  const c = io.isTTY ? pc : pc.createColors(false);
+  if (format === 'json') return {};
+  return {
+    onStart: (n) => io.out(`grading ${n} submission${n === 1 ? '' : 's'}\n`),
+    onCheap: (name, findings) => {
+      const errors = findings.filter((f) => f.severity === 'error');
+      if (errors.length) io.out(`  ${name}: before the sandbox, ${errors.map((f) => f.code).join(' ')}\n`);
+    },
+    onCard: (card, done, total) => {
+      const v = card.verdict;
+      const colour = v === 'PASS' ? c.green : v === 'REFUSED' || v === 'INCONCLUSIVE' ? c.yellow : c.red;
+      const tests = card.tests?.ran != null ? `${card.tests.ran - card.tests.failed - card.tests.errors}/${card.tests.ran} tests` : 'no tests run';
+      const codes = [...new Set(card.findings.map((f) => f.code))];
+      io.out(`[${done}/${total}] ${card.submission.name}: ${colour(v)}, ${tests}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
+    },
+  };
+}
+
+/** `packet grade`. */
+export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      packets: { type: 'string', default: 'packets' },
+      out: { type: 'string', default: 'out/grades' },
+      jobs: { type: 'string' },
+      timeout: { type: 'string', default: '30' },
+      format: { type: 'string', default: 'text' },
+      unconfined: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.out(gradeHelp);
+    return 0;
+  }
+  const [id, ...submissions] = positionals;
+  if (!id || !submissions.length) {
+    io.err(`packet grade: name a packet and at least one submission.\n\n${gradeHelp}`);
+    return 2;
+  }
+  if (values.format !== 'text' && values.format !== 'json') {
+    io.err(`packet grade: --format must be text or json, not "${values.format}".\n`);
+    return 2;
+  }
+  const pool = parsePoolOptions('grade', values, io);
+  if (!pool) return 2;
+  const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd });
+  const packet = loaded.packets.find((p) => p.id === id);
+  const source = loaded.sources.find((s) => s.id === id);
+  if (!packet || !source) {
+    const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error' && d.file.includes(`/${id}/`)));
+    if (errors.length) {
+      io.err(formatDiagnosticsText(errors, { cwd: io.cwd, frames: false, color: false }));
+      const d = diagnose(GradeErrors.PacketNotClean, { file: `${values.packets}/${id}` }, { id, count: errors.length });
+      io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    } else {
+      const d = diagnose(GradeErrors.PacketUnknown, { file: values.packets }, { id, known: loaded.packets.map((p) => p.id).join(', ') || 'none' });
+      io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    }
+    return 2;
+  }
+  const bwrapPath = io.env.PACKET_KIT_BWRAP;
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+  if (!prepared.ok) {
+    const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
+    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    return 2;
+  }
+  const { environment } = prepared;
+  if (environment.notice) io.err(`note: ${environment.notice} Submissions are untrusted code.\n`);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-grade-'));
+  const outDir = path.resolve(io.cwd, values.out, id);
+  try {
+    const files = await loadPacketFiles(packet, path.resolve(io.cwd, values.packets, source.folder));
+    const { cards, summary } = await gradeSubmissions({
+      files,
+      submissions: submissions.map((s) => path.resolve(io.cwd, s)),
+      outDir,
+      runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: pool.timeout * 1000 },
+      sandboxKind: environment.sandbox.kind,
+      scratchDir: scratch,
+      jobs: pool.jobs,
+      kitVersion: kitVersion(),
+      date: io.now,
+      now: () => performance.now(),
+      random: Math.random,
+      observer: observer(io, values.format),
+    });
+    if (values.format === 'json') io.out(`${JSON.stringify(summary, null, 2)}\n`);
+    else io.out(`summary: ${path.relative(io.cwd, path.join(outDir, 'summary.csv'))}\n`);
+    const ungraded = cards.filter((c) => !c.graded || c.verdict === 'INCONCLUSIVE');
+    return ungraded.length ? 1 : 0;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+    await environment.dispose();
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * `packet grade` as a library call: for each submission, safe intake, the cheap findings before
+ * any sandbox (deliverables, protected files, the contract, secrets, the version the submission
+ * names, the receipts), then the one judge in the sandbox, then the scorecard (JSON and
+ * Markdown) in its own folder, and a batch summary (CSV and JSON). A submission that cannot be
+ * read is a scorecard with its finding; it never stops the batch.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { GradeErrors } from '../errors/grade-catalog.ts';
+import { finding, type Finding } from '../judge/findings.ts';
+import { judgeRun } from '../judge/judge-run.ts';
+import { staticFindings } from '../judge/judge.ts';
+import type { TestRunner } from '../judge/run-tests.ts';
+import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
+import { scanTextsForSecrets } from '../lint/rules/no-secrets.ts';
+import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
+import { buildScorecard, scorecardMarkdown, type Scorecard } from './scorecard.ts';
+
+/** Version of `summary.json`. */
+export const SUMMARY_SCHEMA_VERSION = 1;
+
+/** Told about a batch as it goes. Only observes. */
+export interface GradeObserver {
+  onStart?(total: number): void;
+  /** The cheap findings, before the sandbox. */
+  onCheap?(name: string, findings: readonly Finding[]): void;
+  onCard?(card: Scorecard, done: number, total: number): void;
+}
+
+/** What grading a batch needs. */
+export interface GradeOptions {
+  files: PacketFiles;
+  /** Submission paths, absolute. */
+  submissions: readonly string[];
+  /** `out/grades/<id>`, absolute. */
+  outDir: string;
+  runner: TestRunner;
+  /** How the code runs, for the cards (`bubblewrap`, `unconfined`). */
+  sandboxKind: string;
+  scratchDir: string;
+  /** Submissions graded at once. */
+  jobs: number;
+  kitVersion: string;
+  limits?: IntakeLimits;
+  date: () => Date;
+  now: () => number;
+  random: () => number;
+  observer?: GradeObserver;
+}
+
+/** One row of the batch summary. */
+export interface SummaryRow {
+  name: string;
+  source: string;
+  sha256: string | null;
+  graded: boolean;
+  verdict: string;
+  /** e.g. "16/17 passed" or "not run". */
+  tests: string;
+  errors: number;
+  warnings: number;
+  codes: string[];
+  autoPoints: number;
+  maxPoints: number;
+  decision: string;
+  card: string;
+}
+
+/** The batch summary. */
+export interface GradeSummary {
+  schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
+  packet: { id: string; version: string; digest: string };
+  date: string;
+  rows: SummaryRow[];
+}
+
+/** A folder-safe, unique name for each submission: its file name without the archive extension. */
+export function submissionNames(paths: readonly string[]): string[] {
+  const used = new Map<string, number>();
+  return paths.map((p) => {
+    const base = path.basename(p.replace(/\/+$/, '')).replace(/\.(zip|tar\.gz|tgz)$/i, '');
+    const safe = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'submission';
+    const n = (used.get(safe.toLowerCase()) ?? 0) + 1;
+    used.set(safe.toLowerCase(), n);
+    return n === 1 ? safe : `${safe}-${n}`;
+  });
+}
+
+/** The version and digest a submission's README.md names (the zip's README says `version` and `Digest:`). */
+export function statedVersion(readme: string | undefined): { version: string | null; digest: string | null } {
+  if (!readme) return { version: null, digest: null };
+  const version = /\bversion `([^`]+)`/.exec(readme)?.[1] ?? null;
+  const digest = /Digest: `([0-9a-f]{16,64})`/.exec(readme)?.[1] ?? null;
+  return { version, digest };
+}
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+function csvCell(v: string | number | boolean | null): string {
+  const s = v === null ? '' : String(v);
+  return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** summary.csv: one row per submission. */
+export function summaryCsv(summary: GradeSummary): string {
+  const head = ['name', 'sha256', 'graded', 'verdict', 'tests', 'errors', 'warnings', 'codes', 'auto_points', 'max_points', 'decision', 'scorecard'];
+  const lines = summary.rows.map((r) => [r.name, r.sha256, r.graded, r.verdict, r.tests, r.errors, r.warnings, r.codes.join(' '), r.autoPoints, r.maxPoints, r.decision, r.card].map(csvCell).join(','));
+  return `${head.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
+}
+
+async function gradeOne(o: GradeOptions, source: string, name: string): Promise<Scorecard> {
+  const { packet } = o.files;
+  const date = o.date().toISOString();
+  const keep = new Set([...o.files.starter.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]!));
+  const intake = await readSubmission(source, o.limits ?? DEFAULT_INTAKE_LIMITS, keep);
+  const expected = { visible: o.files.expected.visible.length, hidden: o.files.expected.all.length - o.files.expected.visible.length };
+  const base = { packet, kitVersion: o.kitVersion, date, expected };
+  if (!intake.ok) {
+    return buildScorecard({
+      ...base,
+      submission: { name, source, kind: intake.kind, sha256: intake.sha256, stripped: null, dropped: [], stated: { version: null, digest: null } },
+      sandbox: null,
+      judgement: null,
+      extra: [intake.refusal],
+    });
+  }
+  const stated = statedVersion(intake.kitFiles.get('README.md')?.toString('utf8'));
+  const extra: Finding[] = [];
+  const current = `version ${packet.prompt.data.version} (digest ${packet.digest.slice(0, 12)})`;
+  if (!stated.version && !stated.digest) extra.push(finding('version', GradeErrors.VersionUnstated, {}, { file: 'README.md' }));
+  else if (stated.version !== packet.prompt.data.version || (stated.digest && stated.digest !== packet.digest)) {
+    extra.push(finding('version', GradeErrors.VersionMismatch, { stated: `version ${stated.version ?? '?'}${stated.digest ? ` (digest ${stated.digest.slice(0, 12)})` : ''}`, current }, { file: 'README.md' }));
+  }
+  const texts = [...intake.files].filter(([, b]) => !b.includes(0));
+  for (const s of await scanTextsForSecrets(texts.map(([, b]) => b.toString('utf8')))) {
+    const file = texts[s.index]![0];
+    extra.push({ ...finding('secret', GradeErrors.SecretInSubmission, { kind: s.kind, scanner: s.scanner }, { file, line: s.line }) });
+  }
+  const submission = { files: intake.files, deleted: [] };
+  // The cheap findings first, in milliseconds, before any sandbox.
+  const plan = planWorkspace(o.files, submission, { withHidden: true, canaries: false, random: o.random });
+  if (!('rejected' in plan)) o.observer?.onCheap?.(name, [...staticFindings(o.files.rules, { starter: o.files.candidateStarter, before: plan.before, protectedEdits: plan.protectedEdits }).findings, ...extra]);
+  const judged = await judgeRun({ files: o.files, submission, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
+  const sub = { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated };
+  if ('rejected' in judged) {
+    return buildScorecard({ ...base, submission: sub, sandbox: null, judgement: null, extra: [finding('intake', GradeErrors.SubmissionUnreadable, { reason: `its files cannot be laid out: ${judged.rejected}` }), ...extra] });
+  }
+  return buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra });
+}
+
+/** Grade every submission; write each scorecard and the summary. */
+export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorecard[]; summary: GradeSummary }> {
+  const names = submissionNames(o.submissions);
+  const limit = pLimit(Math.max(1, o.jobs));
+  o.observer?.onStart?.(o.submissions.length);
+  let done = 0;
+  const cards = await Promise.all(
+    o.submissions.map((source, i) =>
+      limit(async () => {
+        const card = await gradeOne(o, source, names[i]!);
+        const dir = path.join(o.outDir, names[i]!);
+        await writeAtomic(path.join(dir, 'scorecard.json'), `${JSON.stringify(card, null, 2)}\n`);
+        await writeAtomic(path.join(dir, 'scorecard.md'), scorecardMarkdown(card));
+        o.observer?.onCard?.(card, ++done, o.submissions.length);
+        return card;
+      }),
+    ),
+  );
+  const { packet } = o.files;
+  const summary: GradeSummary = {
+    schemaVersion: SUMMARY_SCHEMA_VERSION,
+    packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest },
+    date: o.date().toISOString(),
+    rows: cards.map((c) => ({
+      name: c.submission.name,
+      source: c.submission.source,
+      sha256: c.submission.sha256,
+      graded: c.graded,
+      verdict: c.verdict,
+      tests: c.tests && c.tests.ran !== null ? `${c.tests.ran - c.tests.failed - c.tests.errors}/${c.tests.ran} passed` : 'not run',
+      errors: c.findings.filter((f) => f.severity === 'error').length,
+      warnings: c.findings.filter((f) => f.severity === 'warning').length,
+      codes: [...new Set(c.findings.map((f) => f.code))],
+      autoPoints: c.decision.autoPoints,
+      maxPoints: c.rows.reduce((n, r) => n + r.max, 0),
+      decision: c.decision.state,
+      card: `${c.submission.name}/scorecard.json`,
+    })),
+  };
+  await writeAtomic(path.join(o.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeAtomic(path.join(o.outDir, 'summary.csv'), summaryCsv(summary));
+  return { cards, summary };
+}

@@ -1,0 +1,307 @@
+/**
+ * Safe intake of what a candidate sends back: a zip (yauzl), a tar.gz (node-tar's parser) or a
+ * folder. Nothing is extracted to disk: entries are read into memory under caps on their count,
+ * their total and single size and their compression ratio, counted while streaming so a bomb
+ * stops early. Paths that climb out or are absolute, links, devices, duplicate names (also
+ * case-folded) and encrypted entries refuse the whole submission with a coded finding. One
+ * folder at the root (`<id>-<version>/`) is stripped; caches and the kit's own files are set
+ * aside.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { Parser, type ReadEntry } from 'tar';
+import yauzl from 'yauzl';
+import { GradeErrors } from '../errors/grade-catalog.ts';
+import { finding, type Finding } from '../judge/findings.ts';
+import { walkFolder } from '../judge/safe-read.ts';
+
+/** Caps on one submission. */
+export interface IntakeLimits {
+  /** Entries (files and folders) read before the submission is refused. */
+  maxEntries: number;
+  /** Bytes of all files together, uncompressed. */
+  maxTotalBytes: number;
+  /** Bytes of one file, uncompressed. */
+  maxEntryBytes: number;
+  /** Uncompressed over compressed size, past which an entry (or a tar.gz) is a bomb. */
+  maxRatio: number;
+}
+
+/** Defaults: 2,000 entries, 32 MiB in all, 4 MiB a file, a ratio of 200. */
+export const DEFAULT_INTAKE_LIMITS: IntakeLimits = { maxEntries: 2000, maxTotalBytes: 32 * 1024 * 1024, maxEntryBytes: 4 * 1024 * 1024, maxRatio: 200 };
+
+/** What a submission is. */
+export type SubmissionKind = 'zip' | 'tar.gz' | 'folder';
+
+/** A submission read into memory. */
+export interface Intake {
+  ok: true;
+  kind: SubmissionKind;
+  /** sha256 of the archive's bytes; of the sorted paths and contents for a folder. */
+  sha256: string;
+  /** The candidate's files by path, the root folder stripped. */
+  files: Map<string, Buffer>;
+  /** The root folder that was stripped, if any. */
+  stripped: string | null;
+  /** The kit's own files at the root (README.md, PROMPT.md, RUBRIC.md), kept apart. */
+  kitFiles: Map<string, Buffer>;
+  /** Paths set aside: caches and version-control folders (`__pycache__`, `.git`, ...). */
+  dropped: string[];
+}
+
+/** A submission that was refused. */
+export interface Refused {
+  ok: false;
+  kind: SubmissionKind | 'unknown';
+  sha256: string | null;
+  refusal: Finding;
+}
+
+const KIT_FILES = new Set(['README.md', 'PROMPT.md', 'RUBRIC.md']);
+const DROPPED = /(^|\/)(__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.git|\.hg|\.svn|\.venv|node_modules)(\/|$)|(^|\/)\.DS_Store$|\.py[co]$/;
+
+class Refusal extends Error {
+  readonly finding: Finding;
+  constructor(f: Finding) {
+    super(f.message);
+    this.finding = f;
+  }
+}
+
+const refuse = (f: Finding): never => {
+  throw new Refusal(f);
+};
+
+/** Why a path from an archive is unsafe, or null. */
+export function unsafePathReason(p: string): string | null {
+  if (p === '') return 'is empty';
+  if (/[\x00-\x1f\x7f]/.test(p)) return 'holds a control character';
+  if (p.includes('\\')) return 'holds a backslash';
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is an absolute path';
+  if (p.split('/').includes('..')) return 'climbs out with ".."';
+  return null;
+}
+
+/** Collects entries under the caps, refusing on the first problem. */
+function collector(limits: IntakeLimits) {
+  const entries = new Map<string, Buffer>();
+  const folded = new Map<string, string>();
+  let count = 0;
+  let total = 0;
+  return {
+    entries,
+    /** Count one entry of any kind and check its name. Returns the normalised path; '' for the archive's own root (`./`). */
+    name(raw: string): string {
+      if (++count > limits.maxEntries) refuse(finding('intake', GradeErrors.ArchiveTooManyEntries, { limit: limits.maxEntries }));
+      const p = raw.replace(/\/+$/, '').split('/').filter((part, i) => !(part === '.' && i === 0)).join('/');
+      if (p === '' && raw.startsWith('.')) return '';
+      const why = unsafePathReason(p);
+      if (why) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, { path: raw, reason: why }));
+      if (p.split('/').includes('.')) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, { path: raw, reason: 'holds a "." segment' }));
+      return p;
+    },
+    /** Check a file's declared size before reading it. */
+    declare(p: string, size: number, compressed?: number): void {
+      if (size > limits.maxEntryBytes) refuse(finding('intake', GradeErrors.ArchiveTooLarge, { limit: limits.maxEntryBytes, what: `"${p}" (${size} bytes)` }));
+      if (compressed !== undefined && size > 64 * 1024 && size / Math.max(1, compressed) > limits.maxRatio) {
+        refuse(finding('intake', GradeErrors.ArchiveBomb, { path: p, ratio: Math.round(size / Math.max(1, compressed)), limit: limits.maxRatio }));
+      }
+    },
+    /** Count bytes as they stream; refuses past the caps. */
+    bytes(p: string, n: number, soFar: number): void {
+      total += n;
+      if (soFar > limits.maxEntryBytes) refuse(finding('intake', GradeErrors.ArchiveTooLarge, { limit: limits.maxEntryBytes, what: `"${p}"` }));
+      if (total > limits.maxTotalBytes) refuse(finding('intake', GradeErrors.ArchiveTooLarge, { limit: limits.maxTotalBytes, what: 'The submission' }));
+    },
+    add(p: string, data: Buffer): void {
+      const key = p.toLowerCase();
+      const other = folded.get(key);
+      if (other !== undefined) refuse(finding('intake', GradeErrors.ArchiveDuplicateName, { path: p, other }));
+      folded.set(key, p);
+      entries.set(p, data);
+    },
+  };
+}
+
+async function readStream(stream: Readable, p: string, c: ReturnType<typeof collector>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    c.bytes(p, chunk.length, size);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+const UNIX_TYPE = 0o170000;
+const modeKinds: Record<number, string> = { 0o120000: 'symlink', 0o020000: 'a character device', 0o060000: 'a block device', 0o010000: 'a FIFO', 0o140000: 'a socket' };
+
+async function readZip(file: string, limits: IntakeLimits): Promise<Map<string, Buffer>> {
+  const c = collector(limits);
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z!))));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', (err: Error) => {
+        const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(err.message);
+        reject(m ? new Refusal(finding('intake', GradeErrors.ArchiveUnsafePath, { path: m[2]!, reason: m[1] === 'absolute path' ? 'is an absolute path' : m[1] === 'invalid relative path' ? 'climbs out with ".."' : 'holds a backslash' })) : err);
+      });
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        void (async () => {
+          const p = c.name(entry.fileName);
+          if (entry.fileName.endsWith('/') || p === '') return zip.readEntry();
+          if (entry.isEncrypted()) refuse(finding('intake', GradeErrors.ArchiveEncrypted, { path: p }));
+          const type = (entry.externalFileAttributes >>> 16) & UNIX_TYPE;
+          if (type === 0o120000) refuse(finding('intake', GradeErrors.ArchiveLink, { path: p, link: 'a symlink' }));
+          if (type !== 0 && type !== 0o100000 && type !== 0o040000) refuse(finding('intake', GradeErrors.ArchiveSpecialFile, { path: p, kind: modeKinds[type] ?? 'not a regular file' }));
+          if (type === 0o040000) return zip.readEntry();
+          c.declare(p, entry.uncompressedSize, entry.compressedSize);
+          const stream = await new Promise<Readable>((res, rej) => zip.openReadStream(entry, (err, s) => (err ? rej(err) : res(s!))));
+          c.add(p, await readStream(stream, p, c));
+          zip.readEntry();
+        })().catch(reject);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  return c.entries;
+}
+
+async function readTarGz(file: string, limits: IntakeLimits): Promise<Map<string, Buffer>> {
+  const c = collector(limits);
+  const pending: Promise<void>[] = [];
+  await new Promise<void>((resolve, reject) => {
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      source.destroy();
+      reject(err);
+    };
+    const parser = new Parser({
+      strict: true,
+      maxDecompressionRatio: limits.maxRatio,
+      onReadEntry: (entry: ReadEntry) => {
+        try {
+          const p = c.name(entry.path);
+          const links: Record<string, string> = { SymbolicLink: 'a symlink', Link: 'a hard link' };
+          if (links[entry.type]) refuse(finding('intake', GradeErrors.ArchiveLink, { path: p, link: links[entry.type]! }));
+          if (entry.type === 'Directory' || p === '') return entry.resume();
+          if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
+            refuse(finding('intake', GradeErrors.ArchiveSpecialFile, { path: p, kind: { CharacterDevice: 'a character device', BlockDevice: 'a block device', FIFO: 'a FIFO' }[entry.type as string] ?? `a ${entry.type} entry` }));
+          }
+          c.declare(p, entry.size);
+          pending.push(readStream(entry as unknown as Readable, p, c).then((data) => c.add(p, data)).catch(fail));
+        } catch (err) {
+          entry.resume();
+          fail(err);
+        }
+      },
+    });
+    parser.on('error', (err: Error) => {
+      const m = /max decompression ratio exceeded: ([\d.]+)/.exec(err.message);
+      fail(m ? new Refusal(finding('intake', GradeErrors.ArchiveBomb, { path: file.split('/').at(-1)!, ratio: Math.round(Number(m[1])), limit: limits.maxRatio })) : err);
+    });
+    parser.on('end', () => void Promise.all(pending).then(() => (failed ? undefined : resolve()), fail));
+    const source = createReadStream(file);
+    source.on('error', fail);
+    source.pipe(parser as unknown as NodeJS.WritableStream);
+  });
+  return c.entries;
+}
+
+async function readFolder(dir: string, limits: IntakeLimits): Promise<Map<string, Buffer>> {
+  const c = collector(limits);
+  const { files, truncated } = await walkFolder(dir, { maxEntries: limits.maxEntries, maxBytes: limits.maxEntryBytes, timeoutMs: 5_000 });
+  if (truncated) refuse(finding('intake', GradeErrors.ArchiveTooManyEntries, { limit: limits.maxEntries }));
+  for (const [rel, entry] of files) {
+    const p = c.name(rel);
+    if (Buffer.isBuffer(entry)) {
+      c.bytes(p, entry.length, entry.length);
+      c.add(p, entry);
+      continue;
+    }
+    if (entry.unsafe === 'a symlink') refuse(finding('intake', GradeErrors.ArchiveLink, { path: p, link: 'a symlink' }));
+    if (entry.unsafe.startsWith('larger than')) refuse(finding('intake', GradeErrors.ArchiveTooLarge, { limit: limits.maxEntryBytes, what: `"${p}"` }));
+    refuse(finding('intake', GradeErrors.ArchiveSpecialFile, { path: p, kind: entry.unsafe }));
+  }
+  return c.entries;
+}
+
+async function kindOf(p: string): Promise<SubmissionKind | null> {
+  const st = await lstat(p);
+  if (st.isDirectory()) return 'folder';
+  if (!st.isFile()) return null;
+  const fh = await open(p, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await fh.read(head, 0, 4, 0);
+    if (head[0] === 0x50 && head[1] === 0x4b) return 'zip';
+    if (head[0] === 0x1f && head[1] === 0x8b) return 'tar.gz';
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function sha256File(p: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(p)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+/** The digest of a set of files: sorted paths and contents. */
+export function filesDigest(files: ReadonlyMap<string, Uint8Array>): string {
+  const h = createHash('sha256');
+  for (const p of [...files.keys()].sort()) {
+    const b = files.get(p)!;
+    h.update(`${p}\0${b.byteLength}\0`).update(b);
+  }
+  return h.digest('hex');
+}
+
+/**
+ * Strip one root folder when every entry sits in it and it is not a folder of the workspace
+ * itself (`keep`: the starter's top-level names, so a submission of only `src/` keeps its
+ * `src/`); set aside caches and the kit's files.
+ */
+export function arrange(entries: ReadonlyMap<string, Buffer>, keep: ReadonlySet<string> = new Set()): Pick<Intake, 'files' | 'stripped' | 'kitFiles' | 'dropped'> {
+  const tops = new Set([...entries.keys()].map((p) => p.split('/')[0]!));
+  const only = tops.size === 1 ? [...tops][0]! : null;
+  const root = only !== null && !keep.has(only) && [...entries.keys()].every((p) => p.includes('/')) ? only : null;
+  const files = new Map<string, Buffer>();
+  const kitFiles = new Map<string, Buffer>();
+  const dropped: string[] = [];
+  for (const [p, data] of [...entries].sort(([a], [b]) => a.localeCompare(b))) {
+    const rel = root ? p.slice(root.length + 1) : p;
+    if (DROPPED.test(rel)) dropped.push(rel);
+    else if (KIT_FILES.has(rel)) kitFiles.set(rel, data);
+    else files.set(rel, data);
+  }
+  return { files, stripped: root, kitFiles, dropped };
+}
+
+/** Read one submission. Never throws for a bad submission: it comes back refused, with the finding. */
+export async function readSubmission(p: string, limits: IntakeLimits = DEFAULT_INTAKE_LIMITS, keep: ReadonlySet<string> = new Set()): Promise<Intake | Refused> {
+  let kind: SubmissionKind | null;
+  try {
+    kind = await kindOf(p);
+  } catch (err) {
+    return { ok: false, kind: 'unknown', sha256: null, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file or folder' : (err as Error).message }) };
+  }
+  if (!kind) return { ok: false, kind: 'unknown', sha256: null, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: 'it is neither a zip, a gzipped tar nor a folder' }) };
+  const sha256 = kind === 'folder' ? null : await sha256File(p);
+  try {
+    const entries = kind === 'zip' ? await readZip(p, limits) : kind === 'tar.gz' ? await readTarGz(p, limits) : await readFolder(p, limits);
+    const arranged = arrange(entries, keep);
+    return { ok: true, kind, sha256: sha256 ?? filesDigest(entries), ...arranged };
+  } catch (err) {
+    if (err instanceof Refusal) return { ok: false, kind, sha256, refusal: err.finding };
+    return { ok: false, kind, sha256, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: (err as Error).message }) };
+  }
+}

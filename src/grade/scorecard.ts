@@ -1,0 +1,217 @@
+/**
+ * The scorecard of one submission: the rubric with its automatic rows scored from the judge's
+ * evidence (the evidence quoted), each matched failure mode's cap applied, vetoes on automatic
+ * rows pre-flagged, and the judgement rows left for the reviewer, with the decision so far. The
+ * rehearsal's calibration scores the sample and each mutant through the same card, with every
+ * judgement row at its best. Pure.
+ */
+import { autoEvidence, autoRowHolds, type AutoEvidence } from '../judge/auto-rows.ts';
+import type { Finding } from '../judge/findings.ts';
+import { verdictOf, type Judgement, type TestCounts, type Verdict } from '../judge/judge.ts';
+import type { Packet } from '../packets/packet.ts';
+import { decide, type Decision } from './score.ts';
+
+/** Version of `scorecard.json`. */
+export const SCORECARD_SCHEMA_VERSION = 1;
+
+/** One rubric row on the card. */
+export interface CardRow {
+  id: string;
+  criterion: string;
+  max: number;
+  /** The automatic check that scores it, or null for a judgement row. */
+  auto: string | null;
+  /** The score: set for automatic rows, null for the reviewer's. */
+  score: number | null;
+  /** Why an automatic row got its score, quoted from the evidence. */
+  evidence: string | null;
+  /** A matched failure mode's cap on this row (the reviewer may not score above it). */
+  cap: { mode: string; max: number } | null;
+}
+
+/** Where the decision stands before the reviewer scores the judgement rows. */
+export interface DecisionSoFar {
+  /** `hire` or `no-hire` when the judgement rows cannot change it; `pending` otherwise; `not-graded` when there is no evidence. */
+  state: 'hire' | 'no-hire' | 'pending' | 'not-graded';
+  reason: string;
+  /** Points of the automatic rows. */
+  autoPoints: number;
+  /** The most and the least the card can reach once the reviewer scores the rest. */
+  range: { min: number; max: number };
+  hireBar: number;
+  /** Vetoes already fired by automatic rows. */
+  vetoes: Decision['vetoes'];
+}
+
+/** Score the rows a machine can judge; the rest stay null (or, with `judgementAtBest`, at their best allowed score). */
+export function cardRows(packet: Pick<Packet, 'rubric' | 'failures'>, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false): CardRow[] {
+  return packet.rubric.data.rows.map((row) => {
+    const modes = packet.failures.data.modes.filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
+    const tightest = modes.reduce<{ mode: string; max: number } | null>((c, m) => (c && c.max <= m.caps.max ? c : { mode: m.id, max: m.caps.max }), null);
+    const ceiling = Math.min(row.max, tightest?.max ?? row.max);
+    if (!row.auto) return { id: row.id, criterion: row.criterion, max: row.max, auto: null, score: judgementAtBest ? ceiling : null, evidence: null, cap: tightest };
+    const holds = autoRowHolds(row.auto, evidence);
+    return { id: row.id, criterion: row.criterion, max: row.max, auto: row.auto, score: holds ? ceiling : 0, evidence: quote(row.auto, holds), cap: tightest };
+  });
+}
+
+/** The decision so far from a card's rows. */
+export function decisionSoFar(packet: Pick<Packet, 'rubric'>, rows: readonly CardRow[], graded: boolean): DecisionSoFar {
+  const rubric = packet.rubric.data;
+  const autoPoints = rows.reduce((n, r) => n + (r.score ?? 0), 0);
+  const open = rows.filter((r) => r.score === null);
+  const best = autoPoints + open.reduce((n, r) => n + Math.min(r.max, r.cap?.max ?? r.max), 0);
+  const scores = Object.fromEntries(rows.filter((r) => r.score !== null).map((r) => [r.id, r.score!]));
+  const vetoes = rubric.vetoes.filter((v) => v.row in scores && scores[v.row]! <= v.atMost).map((v) => ({ row: v.row, score: scores[v.row]!, atMost: v.atMost, note: v.note }));
+  const base = { autoPoints, range: { min: autoPoints, max: best }, hireBar: rubric.hireBar, vetoes };
+  if (!graded) return { ...base, state: 'not-graded', reason: 'the submission was not graded' };
+  if (vetoes.length) return { ...base, state: 'no-hire', reason: `veto on ${vetoes.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}` };
+  if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: `at most ${best} of the hire bar's ${rubric.hireBar}, whatever the reviewer scores` };
+  if (open.length === 0) {
+    const d = decide(rubric, scores);
+    return { ...base, state: d.decision, reason: d.reason };
+  }
+  if (autoPoints >= rubric.hireBar && !rubric.vetoes.some((v) => open.some((r) => r.id === v.row))) {
+    return { ...base, state: 'hire', reason: `${autoPoints} automatic points clear the hire bar of ${rubric.hireBar}, and no veto watches the reviewer's rows` };
+  }
+  return { ...base, state: 'pending', reason: `${open.length} row${open.length === 1 ? '' : 's'} for the reviewer (${open.map((r) => r.id).join(', ')}); ${Math.max(0, rubric.hireBar - autoPoints)} more points reach the hire bar of ${rubric.hireBar}` };
+}
+
+/** How an automatic row's evidence reads on the card. */
+export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (auto: string, holds: boolean) => string {
+  const first = (pred: (f: Finding) => boolean) => j.findings.find(pred);
+  const say = (f: Finding | undefined) => (f ? `${f.code} ${f.message}` : '');
+  return (auto, holds) => {
+    if (holds) {
+      if (auto === 'tests' || auto === 'visible-tests' || auto === 'hidden-tests') return `green: ${j.description}`;
+      if (auto === 'protected') return 'no protected file touched, none changed during the run';
+      if (auto === 'workspace') return 'only allowed files changed, no forbidden pattern, no runner hook';
+      return 'the receipts are there, add up, keep the caps and name the code handed in';
+    }
+    const runKinds = ['infra', 'run', 'tamper'];
+    switch (auto) {
+      case 'tests':
+        return say(first((f) => [...runKinds, 'tests', 'hidden-tests'].includes(f.kind))) || `red: ${j.description}`;
+      case 'visible-tests':
+        return say(first((f) => [...runKinds, 'tests'].includes(f.kind))) || `red: ${j.description}`;
+      case 'hidden-tests':
+        return say(first((f) => [...runKinds, 'hidden-tests'].includes(f.kind))) || `red: ${j.description}`;
+      case 'protected':
+        return say(first((f) => f.kind === 'protected' || f.code === 'PK425'));
+      case 'workspace':
+        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe'));
+      default:
+        return say(first((f) => f.kind === 'receipts'));
+    }
+  };
+}
+
+/** The scorecard document. */
+export interface Scorecard {
+  schemaVersion: typeof SCORECARD_SCHEMA_VERSION;
+  /** The kit that graded it. */
+  kit: { version: string };
+  packet: { id: string; version: string; digest: string };
+  submission: {
+    /** The name the outputs use. */
+    name: string;
+    /** The path as given. */
+    source: string;
+    kind: string;
+    /** sha256 of the archive (of the sorted files, for a folder); null when it could not be read. */
+    sha256: string | null;
+    /** The root folder that was stripped. */
+    stripped: string | null;
+    /** Paths set aside (caches, version control). */
+    dropped: string[];
+    /** The version and digest the submission's README names. */
+    stated: { version: string | null; digest: string | null };
+  };
+  /** ISO time of grading. */
+  date: string;
+  /** How the code ran: `bubblewrap`, `unconfined`, or null when it did not run. */
+  sandbox: string | null;
+  /** False when the submission was refused at intake. */
+  graded: boolean;
+  verdict: Verdict | 'REFUSED';
+  /** The test run; null when nothing ran. */
+  tests: (TestCounts & { failingVisible: string[]; failingHidden: string[]; expected: { visible: number; hidden: number }; description: string }) | null;
+  findings: Finding[];
+  rows: CardRow[];
+  decision: DecisionSoFar;
+}
+
+/** What a card is made from. */
+export interface CardInput {
+  packet: Packet;
+  kitVersion: string;
+  submission: Scorecard['submission'];
+  date: string;
+  sandbox: string | null;
+  /** The judgement, or null when the submission was refused. */
+  judgement: Judgement | null;
+  /** Expected tests, visible and hidden. */
+  expected: { visible: number; hidden: number };
+  /** Findings from outside the judge (intake, secrets, version). */
+  extra: readonly Finding[];
+}
+
+/** Build a scorecard. */
+export function buildScorecard(i: CardInput): Scorecard {
+  const j = i.judgement;
+  const findings = [...(j?.findings ?? []), ...i.extra];
+  const none: AutoEvidence = { testsGreen: false, visibleGreen: false, hiddenGreen: false, protectedIntact: false, workspaceOk: false, receiptsOk: false, matchedModes: [] };
+  const evidence = j ? { ...autoEvidence(j), workspaceOk: autoEvidence(j).workspaceOk && !i.extra.some((f) => f.kind === 'secret') } : none;
+  const rows = cardRows(i.packet, evidence, j ? quoteEvidence({ description: j.description, findings }) : () => 'not graded');
+  return {
+    schemaVersion: SCORECARD_SCHEMA_VERSION,
+    kit: { version: i.kitVersion },
+    packet: { id: i.packet.id, version: i.packet.prompt.data.version, digest: i.packet.digest },
+    submission: i.submission,
+    date: i.date,
+    sandbox: i.sandbox,
+    graded: j !== null,
+    verdict: j ? verdictOf(findings) : 'REFUSED',
+    tests: j ? { ...j.tests, failingVisible: j.failing.visible, failingHidden: j.failing.hidden, expected: i.expected, description: j.description } : null,
+    findings,
+    rows,
+    decision: decisionSoFar(i.packet, rows, j !== null && j.verdict !== 'INCONCLUSIVE'),
+  };
+}
+
+/** Calibration: the card of a judgement with every judgement row at its best allowed score. */
+export function calibrationCard(packet: Pick<Packet, 'rubric' | 'failures'>, j: Pick<Judgement, 'testsGreen' | 'visibleGreen' | 'hiddenGreen' | 'findings' | 'signals' | 'description'>): { rows: CardRow[]; decision: Decision } {
+  const rows = cardRows(packet, autoEvidence(j), quoteEvidence(j), true);
+  return { rows, decision: decide(packet.rubric.data, Object.fromEntries(rows.map((r) => [r.id, r.score ?? 0]))) };
+}
+
+const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** scorecard.md: the card in a minute's reading. */
+export function scorecardMarkdown(c: Scorecard): string {
+  const out: string[] = [];
+  out.push(`# ${c.packet.id} ${c.packet.version}: ${c.submission.name}`, '');
+  out.push(`**${c.verdict}**, decision so far: **${c.decision.state}** (${c.decision.reason}).`, '');
+  out.push(`- Submission: \`${c.submission.source}\` (${c.submission.kind}, sha256 \`${c.submission.sha256 ?? 'unknown'}\`)`);
+  out.push(`- Packet digest: \`${c.packet.digest}\`${c.submission.stated.digest && c.submission.stated.digest !== c.packet.digest ? ` (the submission names \`${c.submission.stated.digest}\`)` : ''}`);
+  out.push(`- Graded ${c.date} by packet-kit ${c.kit.version}${c.sandbox ? ` in ${c.sandbox}` : ''}`);
+  if (c.tests) out.push(`- Tests: ${c.tests.description}; expected ${c.tests.expected.visible} visible and ${c.tests.expected.hidden} held-out`);
+  out.push('', '| row | score | evidence |', '|---|---|---|');
+  for (const r of c.rows) {
+    const score = r.score === null ? `__ / ${r.cap ? `${r.cap.max} (capped by ${r.cap.mode})` : r.max}` : `${r.score} / ${r.max}`;
+    out.push(`| ${esc(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${esc(r.evidence ?? r.criterion)} |`);
+  }
+  out.push('');
+  if (c.findings.length) {
+    out.push('## Findings', '');
+    for (const f of c.findings) out.push(`- ${f.severity === 'warning' ? 'warning ' : ''}**${f.code}** ${f.file ? `\`${f.file}${f.line ? `:${f.line}` : ''}\` ` : ''}${f.message} _Hint: ${f.hint}_`);
+    out.push('');
+  } else out.push('No findings.', '');
+  if (c.tests?.failingVisible.length || c.tests?.failingHidden.length) {
+    out.push('## Failing tests', '');
+    for (const t of c.tests.failingVisible) out.push(`- visible: \`${t}\``);
+    for (const t of c.tests.failingHidden) out.push(`- held-out: \`${t}\``);
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { cardRows, decisionSoFar, scorecardMarkdown, buildScorecard, type CardRow } from '../../../src/grade/scorecard.ts';
+import type { AutoEvidence } from '../../../src/judge/auto-rows.ts';
+
+const packet = {
+  rubric: {
+    data: {
+      rows: [
+        { id: 'tests', criterion: 'Tests pass', max: 3, auto: 'tests' },
+        { id: 'receipts', criterion: 'Receipts add up', max: 2, auto: 'receipts' },
+        { id: 'design', criterion: 'The design is sound', max: 3 },
+        { id: 'notes', criterion: 'Notes are honest', max: 2 },
+      ],
+      hireBar: 7,
+      vetoes: [{ row: 'tests', atMost: 0, note: 'red tests are a no' }],
+    },
+  },
+  failures: { data: { modes: [{ id: 'hardcoded', caps: { row: 'design', max: 1 } }, { id: 'tight', caps: { row: 'design', max: 0 } }] } },
+} as never;
+
+const green: AutoEvidence = { testsGreen: true, visibleGreen: true, hiddenGreen: true, protectedIntact: true, workspaceOk: true, receiptsOk: true, matchedModes: [] };
+
+describe('the scorecard', () => {
+  it('scores automatic rows, quotes their evidence, and leaves the reviewer\'s rows open', () => {
+    const rows = cardRows(packet, green, (auto, holds) => `${auto} ${holds}`);
+    expect(rows.map((r) => [r.id, r.score, r.evidence])).toEqual([
+      ['tests', 3, 'tests true'],
+      ['receipts', 2, 'receipts true'],
+      ['design', null, null],
+      ['notes', null, null],
+    ]);
+  });
+
+  it('applies the tightest cap of the matched modes, also on a reviewer row', () => {
+    const rows = cardRows(packet, { ...green, matchedModes: ['hardcoded', 'tight'] }, () => '');
+    expect(rows.find((r) => r.id === 'design')!.cap).toEqual({ mode: 'tight', max: 0 });
+    expect(cardRows(packet, { ...green, matchedModes: ['hardcoded'] }, () => '', true).find((r) => r.id === 'design')!.score).toBe(1);
+  });
+
+  it('knows where the decision stands before the reviewer scores', () => {
+    const rows = (e: AutoEvidence) => cardRows(packet, e, () => '');
+    expect(decisionSoFar(packet, rows(green), true)).toMatchObject({ state: 'pending', autoPoints: 5, range: { min: 5, max: 10 } });
+    const red = decisionSoFar(packet, rows({ ...green, testsGreen: false }), true);
+    expect(red).toMatchObject({ state: 'no-hire', vetoes: [{ row: 'tests', score: 0 }] });
+    expect(red.reason).toContain('red tests are a no');
+    const capped = decisionSoFar(packet, rows({ ...green, receiptsOk: false, matchedModes: ['tight'] }), true);
+    expect(capped).toMatchObject({ state: 'no-hire', range: { max: 5 } });
+    expect(decisionSoFar(packet, rows(green), false).state).toBe('not-graded');
+    const done: CardRow[] = rows(green).map((r) => ({ ...r, score: r.score ?? r.max }));
+    expect(decisionSoFar(packet, done, true).state).toBe('hire');
+  });
+
+  it('is a refused card when there is no judgement, and reads in Markdown', () => {
+    const card = buildScorecard({
+      packet: { ...(packet as object), id: 'p', digest: 'd'.repeat(64), prompt: { data: { version: '1.0.0' } } } as never,
+      kitVersion: '0.1.0',
+      submission: { name: 'eve', source: 'eve.zip', kind: 'zip', sha256: 'e'.repeat(64), stripped: null, dropped: [], stated: { version: null, digest: null } },
+      date: '2026-11-30T12:00:00.000Z',
+      sandbox: null,
+      judgement: null,
+      expected: { visible: 3, hidden: 2 },
+      extra: [{ code: 'PK502', name: 'ArchiveUnsafePath', kind: 'intake', severity: 'error', message: 'The archive holds the entry "../x".', hint: 'Ask again.' }],
+    });
+    expect(card).toMatchObject({ graded: false, verdict: 'REFUSED', tests: null, decision: { state: 'not-graded' } });
+    const md = scorecardMarkdown(card);
+    expect(md).toContain('**REFUSED**');
+    expect(md).toContain('**PK502**');
+    expect(md).toContain('| tests (auto: tests) | 0 / 3 | not graded |');
+  });
+});
