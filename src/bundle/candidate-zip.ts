@@ -72,12 +72,54 @@ export function readmeMarkdown(packet: Packet): string {
     codeBlock(p.test, 'bash'),
     heading(2, 'Hand in'),
     list(p.deliverables.map((d) => [code(d)])),
+    paragraph(
+      'Send back this whole folder, README.md included (it names the version you worked on): zipped from inside it (',
+      code(`zip -r ../${zipBaseName(packet)}-yourname.zip .`),
+      ') or as a tar.gz (',
+      code(`tar czf ../${zipBaseName(packet)}-yourname.tar.gz .`),
+      '). Plain files only: an archive with a symlink, a device or a path that climbs out with ".." is refused unread.',
+    ),
+    paragraph('Only these paths may change; a change anywhere else is noted against the submission: ', ...p.workspace.allow.flatMap((g, i) => (i ? [', ', code(g)] : [code(g)]))),
   ];
   if (p.protected.length) {
-    children.push(paragraph('Do not change these files; the originals are put back before grading:'));
+    children.push(paragraph('Do not change these files. The originals are put back before grading, and a change is noted:'));
     children.push(list(p.protected.map((g) => [code(g)])));
   }
+  if (p.receipts) children.push(...receiptsSection(p.receipts.dir, p.workspace.allow, p.budget));
   return toMarkdown({ type: 'root', children } satisfies Root);
+}
+
+/** The zip README's "Receipts" section: the files, their format and how the code digest is made. */
+function receiptsSection(dir: string, allow: readonly string[], budget: { modelCalls: number; tokens: number }): RootContent[] {
+  const at = (f: string) => (dir === '.' ? f : `${dir}/${f}`);
+  const digest = [
+    'import fnmatch, hashlib, pathlib',
+    `allow = ${JSON.stringify(allow)}`,
+    `skip = ${JSON.stringify([at('usage.jsonl'), at('ledger.json'), at('give_up.json')])}`,
+    'h = hashlib.sha256()',
+    'for f in sorted(p.as_posix() for p in pathlib.Path(".").rglob("*") if p.is_file()):',
+    '    if f in skip or "__pycache__" in f or not any(fnmatch.fnmatchcase(f, g) for g in allow):',
+    '        continue',
+    '    data = pathlib.Path(f).read_bytes()',
+    '    h.update(f"{f}\\0{len(data)}\\0".encode())',
+    '    h.update(data)',
+    'print(h.hexdigest())',
+  ].join('\n');
+  return [
+    heading(2, 'Receipts'),
+    paragraph(
+      `Keep the receipts of your own coding-agent session in `,
+      code(dir === '.' ? 'the folder root' : `${dir}/`),
+      `, within ${budget.modelCalls} model calls and ${budget.tokens} tokens:`,
+    ),
+    list([
+      [code(at('usage.jsonl')), ': one JSON line per model call, retries included, written as it happens: ', code('ts'), ', ', code('model'), ', ', code('prompt_tokens'), ', ', code('completion_tokens'), ' (null when the endpoint did not say), ', code('status'), ', ', code('error'), '.'],
+      [code(at('ledger.json')), ': their sum, ', code('calls'), ', ', code('prompt_tokens'), ', ', code('completion_tokens'), ', ', code('tokens'), ' (null when any call\'s usage is unknown), and ', code('code_digest'), ', the digest of the code you hand in, made last.'],
+      [code(at('give_up.json')), ': only when a cap stopped you, with ', code('reason'), ': ', code('model-calls'), ', ', code('tokens'), ', ', code('wall-clock'), ' or ', code('identical-errors'), '.'],
+    ]),
+    paragraph('The grader adds the lines up and compares them with the ledger, checks the caps, and recomputes ', code('code_digest'), ' from the files you send. From this folder:'),
+    codeBlock(digest, 'python'),
+  ];
 }
 
 /** A file bound for a zip, with the file a finding in it is reported at. */

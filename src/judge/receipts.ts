@@ -54,6 +54,8 @@ interface Line {
   completion: number | null;
   ts: number | null;
   error: string | null;
+  /** The HTTP status, when the line gives one. */
+  status: number | null;
 }
 
 function isCount(v: unknown): v is number | null {
@@ -93,10 +95,12 @@ export function checkReceipts(files: Snapshot, rules: ReceiptRules): Finding[] {
     const c = row.completion_tokens ?? null;
     if (!isCount(p) || !isCount(c)) return bad('prompt_tokens and completion_tokens must be whole numbers or null');
     const ts = typeof row.ts === 'string' ? Date.parse(row.ts) : NaN;
-    lines.push({ prompt: p, completion: c, ts: Number.isNaN(ts) ? null : ts, error: typeof row.error === 'string' && row.error ? row.error : null });
+    lines.push({ prompt: p, completion: c, ts: Number.isNaN(ts) ? null : ts, error: typeof row.error === 'string' && row.error ? row.error : null, status: typeof row.status === 'number' ? row.status : null });
   });
   const calls = lines.length;
-  const unknown = lines.some((l) => l.prompt === null || l.completion === null);
+  // A complete error answer (HTTP 4xx/5xx) spends nothing, so its null usage is not unknown
+  // spend; a completion without usage, or an attempt cut off, is (as in the kit's own ledger).
+  const unknown = lines.some((l) => (l.prompt === null || l.completion === null) && !(l.status !== null && l.status >= 400));
   const tokens = lines.reduce((sum, l) => sum + (l.prompt ?? 0) + (l.completion ?? 0), 0);
 
   let giveUp: Record<string, unknown> | undefined;

@@ -54,7 +54,11 @@ describe('receipts', () => {
 
   it('keep unknown usage unknown: a total claimed over a line without usage disagrees', () => {
     const h = honest();
-    h.usage.push(line(null, null, { error: 'timeout' }));
+    h.usage.push(line(null, null, { error: 'rate-limit', status: 429 }));
+    h.ledger.calls = 3;
+    expect(checkReceipts(files(h), rules)).toEqual([]);
+    h.usage.pop();
+    h.usage.push(line(null, null, { error: 'timeout', status: null }));
     h.ledger.calls = 3;
     expect(codes(checkReceipts(files(h), rules))).toEqual(['PK522']);
     (h.ledger as Record<string, unknown>).tokens = null;
