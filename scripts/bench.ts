@@ -3,9 +3,10 @@
 //   2. warm re-run of the library (cache hit), in seconds
 //   3. packet build of the library (rehearsal cached) / a bare Astro build of the same pages
 //   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
-// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal or BENCH_ONLY=build runs one part.
+//   5. packet grade of N submissions / the same test commands run bare
+// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal, build or grade runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
@@ -197,6 +198,62 @@ async function benchBuild(): Promise<void> {
   console.log(`  bare astro build           +${((b.bare - a.bare) / 1000).toFixed(2)} s, ${per(a.bare, b.bare)} ms per packet`);
 }
 
+/**
+ * Grading: N submissions of one packet (the sample, each with its own notes, zipped), graded with
+ * `packet grade` against the same test commands run bare in a shell loop over the same
+ * workspaces (starter + submission + hidden tests).
+ */
+async function benchGrade(): Promise<void> {
+  const n = Number(process.env.BENCH_SUBMISSIONS ?? 12);
+  const id = 'fetch-retry-ticket';
+  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: [id] });
+  const packet = packets[0]!;
+  const dir = path.join(root, 'packets', sources[0]!.folder);
+  const files = await loadPacketFiles(packet, dir);
+  const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
+  const python = await resolver.python();
+  if ('error' in python) throw new Error(python.error);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-grade-'));
+  const subs: string[] = [];
+  const dirs: string[] = [];
+  const yazl = (await import('yazl')).default;
+  for (let i = 0; i < n; i++) {
+    const sub = new Map<string, Buffer>();
+    for (const f of packet.trees.starter) sub.set(f, await readFile(path.join(dir, 'starter', f)));
+    for (const f of packet.trees.sample) sub.set(f, await readFile(path.join(dir, 'sample', f)));
+    sub.set('NOTES.md', Buffer.from(`Submission ${i}: retries on 429 and 503 only, doubling waits, three attempts.\n`));
+    const zip = new yazl.ZipFile();
+    for (const [f, b] of sub) zip.addBuffer(b, `${id}-${packet.prompt.data.version}/${f}`);
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const c of zip.outputStream) chunks.push(c as Buffer);
+    const file = path.join(scratch, `candidate-${i}.zip`);
+    await writeFile(file, Buffer.concat(chunks));
+    subs.push(file);
+    const ws = await prepareWorkspace(files, { files: sub, deleted: [] }, { withHidden: true, canaries: false, parentDir: scratch, random: Math.random });
+    if ('rejected' in ws) throw new Error(ws.rejected);
+    dirs.push(ws.dir);
+  }
+  const loop = dirs.map((d) => `(cd ${JSON.stringify(d)} && ${packet.prompt.data.test}) >/dev/null 2>&1 || true`).join('\n');
+  const env = { ...process.env, PATH: `${python.shimDir}:${process.env.PATH}`, PYTHONDONTWRITEBYTECODE: '1' };
+  const bare: number[] = [];
+  const graded: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    bare.push(time(() => execFileSync('bash', ['-c', loop], { env, stdio: 'ignore' })));
+    graded.push(time(() => spawnSync(process.execPath, ['src/cli/bin.js', 'grade', id, ...subs, '--out', path.join(scratch, 'grades')], { cwd: root, stdio: 'ignore' })));
+  }
+  await rm(scratch, { recursive: true, force: true });
+  await resolver.dispose();
+  const b = median(bare);
+  const g = median(graded);
+  console.log(`grade: ${n} submissions of ${id}, ${rounds} rounds (medians)`);
+  console.log(`  bare shell loop            ${(b / 1000).toFixed(2)} s   (the same test commands, one after another)`);
+  console.log(`  packet grade               ${(g / 1000).toFixed(2)} s   (intake, secrets, sandbox, canaries, scorecards; default jobs; includes startup and self-test)`);
+  console.log(`  ratio grade / bare         ${(g / b).toFixed(2)}`);
+  console.log(`  per submission             ${(g / n).toFixed(0)} ms graded, ${(b / n).toFixed(0)} ms bare`);
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'rehearsal') await benchRehearsal();
 if (!only || only === 'build') await benchBuild();
+if (!only || only === 'grade') await benchGrade();
