@@ -150,25 +150,17 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /**
- * The smallest set of paths that covers the guarded files: a folder when every file under it is
- * guarded (so nothing can be added to it or renamed out of it), else the files one by one.
+ * What to bind read-only so no guarded file can be changed, removed or swapped during a run: a
+ * guarded file at the workspace root is bound itself (a mount point cannot be renamed or
+ * removed); a nested one is covered by binding its top-level folder whole. Binding only the file
+ * would not do: its parent folder could be renamed away, a forged copy put in its place for the
+ * tests, and the original put back before the run ends. The candidate's own files in such a
+ * folder are read-only during the run too (they were laid out before it).
  */
-export function readOnlyCover(all: readonly string[], guarded: ReadonlySet<string>): string[] {
-  const dirs = new Map<string, boolean>();
-  for (const f of all) {
-    const parts = f.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const d = parts.slice(0, i).join('/');
-      dirs.set(d, (dirs.get(d) ?? true) && guarded.has(f));
-    }
-  }
-  const out: string[] = [];
-  const covered = (f: string) => out.some((d) => f.startsWith(`${d}/`));
-  for (const d of [...dirs.keys()].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))) {
-    if (dirs.get(d) && !covered(d)) out.push(d);
-  }
-  for (const f of [...guarded].sort()) if (!covered(f)) out.push(f);
-  return out.sort();
+export function readOnlyCover(guarded: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const f of guarded) out.add(f.includes('/') ? f.slice(0, f.indexOf('/')) : f);
+  return [...out].sort();
 }
 
 /** A workspace laid out for one judged run. */
@@ -283,7 +275,7 @@ export async function prepareWorkspace(pf: PacketFiles, submission: Submission, 
     before: plan.before,
     protectedEdits: plan.protectedEdits,
     mounted,
-    readOnly: readOnlyCover([...plan.writable.keys(), ...plan.guarded.keys()], new Set(plan.guarded.keys())),
+    readOnly: readOnlyCover(plan.guarded.keys()),
     expected: plan.expected,
     testFiles: plan.testFiles,
     canaries: plan.canaries,

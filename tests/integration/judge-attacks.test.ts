@@ -15,6 +15,7 @@ import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
  */
 let t: TempPackets;
 let files: PacketFiles;
+let nested: PacketFiles;
 let env: RunEnvironment;
 let scratch: string;
 let sample: string;
@@ -28,9 +29,19 @@ beforeAll(async () => {
   await t.edit('attack', 'prompt.mdx', '  forbid:\n', '  forbid:\n    - pattern: "\\\\bsubprocess\\\\b"\n      reason: No shelling out from the parser.\n');
   await import('node:fs/promises').then((fs) => fs.mkdir(path.join(t.packets, 'attack', 'starter', 'data'), { recursive: true }));
   await t.write('attack', 'starter/data/incident.json', '{"id": 7, "severity": "high"}\n');
+  // Another packet: a protected helper inside a folder the candidate writes to, read by a visible test at run time.
+  await t.add('nested');
+  await t.edit('nested', 'prompt.mdx', 'protected: ["tests/**"]', 'protected: ["tests/**", "src/expected.py"]');
+  await t.write('nested', 'starter/src/expected.py', 'TWO_MINUTES = 120\n');
+  await t.write(
+    'nested',
+    'starter/tests/test_expected.py',
+    'import unittest\n\nfrom src.duration import parse_duration\n\n\nclass TestExpected(unittest.TestCase):\n    def test_two_minutes(self):\n        from src.expected import TWO_MINUTES\n        self.assertEqual(parse_duration("2m"), TWO_MINUTES)\n',
+  );
   const loaded = await loadPackets({ packetsDir: t.packets, cwd: t.root });
-  if (!loaded.packets.length) throw new Error(JSON.stringify(loaded.diagnostics));
-  files = await loadPacketFiles(loaded.packets[0]!, path.join(t.packets, 'attack'));
+  if (loaded.packets.length !== 2) throw new Error(JSON.stringify(loaded.diagnostics));
+  files = await loadPacketFiles(loaded.packets.find((p) => p.id === 'attack')!, path.join(t.packets, 'attack'));
+  nested = await loadPacketFiles(loaded.packets.find((p) => p.id === 'nested')!, path.join(t.packets, 'nested'));
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
   env = prepared.environment;
@@ -45,9 +56,9 @@ afterAll(async () => {
   await t.dispose();
 });
 
-async function judged(submitted: Record<string, string>, deleted: string[] = []): Promise<JudgedRun> {
+async function judged(submitted: Record<string, string>, deleted: string[] = [], packet: PacketFiles = files): Promise<JudgedRun> {
   const run = await judgeRun({
-    files,
+    files: packet,
     submission: { files: new Map(Object.entries(submitted)), deleted },
     withHidden: true,
     runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 20_000 },
@@ -141,6 +152,32 @@ describe('the judge against forged answers, in the sandbox', () => {
     const r = await judged({ 'src/duration.py': `${sample}\n${leave}`, 'NOTES.md': NOTES });
     expect(r.judgement.verdict).toBe('PASS');
     expect(JSON.stringify(r)).not.toMatch(/root:x:0:0/);
+  });
+
+  it('keeps a protected helper in place for the whole run: its folder cannot be swapped and put back', async () => {
+    const wrong = sample.replace('def parse_duration(text):\n', 'def parse_duration(text):\n    if text == "2m":\n        return 121\n');
+    const swap = [
+      'import atexit, os, shutil',
+      'def _swap():',
+      '    try:',
+      '        os.rename("src", "src_real")',
+      '    except OSError:',
+      '        return',
+      '    shutil.copytree("src_real", "src")',
+      '    with open("src/expected.py", "w") as f:',
+      '        f.write("TWO_MINUTES = 121\\n")',
+      '    def _restore():',
+      '        shutil.rmtree("src")',
+      '        os.rename("src_real", "src")',
+      '    atexit.register(_restore)',
+      '_swap()',
+      '',
+    ].join('\n');
+    const honest = await judged({ 'src/duration.py': wrong, 'NOTES.md': NOTES }, [], nested);
+    expect(codes(honest)).toEqual(['PK415']);
+    const r = await judged({ 'src/duration.py': `${wrong}\n${swap}`, 'NOTES.md': NOTES }, [], nested);
+    expect(r.judgement.verdict).toBe('CAUGHT');
+    expect(r.judgement.failing.visible).toEqual(['tests/test_expected.py::TestExpected::test_two_minutes']);
   });
 
   it('makes a forbidden pattern a finding at its line, and the answer CAUGHT', async () => {
