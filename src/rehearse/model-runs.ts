@@ -90,7 +90,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
         model,
         limits,
         ...(o.policy ? { policy: o.policy } : {}),
-        runner: o.runner,
+        runner: { ...o.runner, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
         scratchDir: o.scratchDir,
         expectedRan: sample.tests.ran,
         feedbackTurns: o.feedbackTurns,

@@ -1,3 +1,5 @@
+import { diagnose, Errors } from '../errors/catalog.ts';
+import { capFix, capsToRunSpec, type SandboxCaps } from '../sandbox/caps.ts';
 import type { RunResult, Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { TestCounts } from './report.ts';
 import { parseTestSummary, type TestSummary } from './test-summary.ts';
@@ -17,6 +19,8 @@ export interface TestRunner {
   mounts: SandboxMounts;
   /** Wall-clock limit per run. */
   timeoutMs: number;
+  /** The packet's sandbox caps (prompt.mdx `sandbox:`); the kit's defaults where missing. */
+  caps?: SandboxCaps;
 }
 
 /** Run the test command in a workspace, in the sandbox. Never throws. */
@@ -28,6 +32,7 @@ export async function runTests(runner: TestRunner, workdir: string, command: str
     pathPrepend: runner.mounts.pathPrepend,
     readOnlyPaths: runner.mounts.readOnlyPaths,
     env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', PYTHONUNBUFFERED: '1' },
+    ...capsToRunSpec(runner.caps),
   });
   const output = `${result.stdout}${result.stdout && result.stderr ? '\n' : ''}${result.stderr}`;
   return { result, summary: parseTestSummary(output), output };
@@ -75,12 +80,19 @@ export function tail(text: string, lines = 15): string {
 /** A run in words: "3 ran, 2 failed (exit 1)". */
 export function describeRun(run: TestRun): string {
   const { result, summary } = run;
-  if (result.error) return `the sandbox could not run it: ${result.error}`;
+  if (result.error) return `the sandbox could not run it: ${result.error}${result.capHit ? `. ${capFix(result.capHit)}` : ''}`;
   if (result.timedOut) return `killed at the time limit after ${Math.round(result.durationMs)} ms`;
   if (result.outputFlooded) return 'killed for flooding its output';
   const counts =
     summary.ran === null
       ? 'no test summary'
       : `${summary.ran} ran, ${summary.failed} failed${summary.errors ? `, ${summary.errors} errors` : ''}`;
-  return `${counts} (exit ${result.exitCode ?? result.signal})${summary.crash ? `; ${summary.crash}` : ''}`;
+  const cap = result.capHit ? `; ${capSentence(result)}` : '';
+  return `${counts} (exit ${result.exitCode ?? result.signal})${summary.crash ? `; ${summary.crash}` : ''}${cap}`;
+}
+
+/** A cap the run hit, as the catalog words it (PK402): what, and how to raise it if the packet may. */
+function capSentence(result: RunResult): string {
+  const d = diagnose(Errors.SandboxCapHit, { file: 'sandbox' }, { detail: result.capDetail ?? String(result.capHit), fix: capFix(result.capHit!) });
+  return `${d.code} ${d.message} ${d.hint}`;
 }
