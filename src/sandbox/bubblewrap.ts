@@ -2,7 +2,7 @@ import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
 import { describeCap, findCapHit, parseMountReport } from './caps.ts';
-import { hostEtcEntries, sandboxEtcFiles, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
+import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
 import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
 import { CAPPED_MOUNTS, limitsWrapperScript, REPORT_FD } from './limits.ts';
 import { checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment, type CheckedRunSpec } from './run-spec.ts';
@@ -128,9 +128,13 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
       if (!options.features.tmpfsSize) {
         return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `${options.features.version} has no --size, so the workspace, /tmp and /dev/shm could not be capped; install bubblewrap 0.7 or later`);
       }
-      const files = Object.entries(sandboxEtcFiles());
-      const copy = planWorkspaceCopy(checked.workdir, checked.readOnlyInWorkdir, BUBBLEWRAP_WORKSPACE, FIRST_DATA_FD + files.length);
-      if (typeof copy === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, copy);
+      const etcPlan = planEtc(etcEntries(checked.certificates), FIRST_DATA_FD);
+      if (typeof etcPlan === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, etcPlan);
+      const copy = planWorkspaceCopy(checked.workdir, checked.readOnlyInWorkdir, BUBBLEWRAP_WORKSPACE, FIRST_DATA_FD + etcPlan.data.length + etcPlan.fds.length);
+      if (typeof copy === 'string') {
+        etcPlan.close();
+        return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, copy);
+      }
       try {
         if (copy.writableBytes > checked.limits.workspaceMb * 1024 * 1024) {
           const mib = (copy.writableBytes / 1024 / 1024).toFixed(1);
@@ -140,8 +144,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
             capDetail: `the work directory alone (${mib} MiB) is larger than the workspace (${BUBBLEWRAP_WORKSPACE}, ${checked.limits.workspaceMb} MiB)`,
           };
         }
-        const etcFiles = files.map(([path], i) => ({ path, fd: FIRST_DATA_FD + i }));
-        const args = bubblewrapArgs(checked, options, { etc: etcEntries(checked.certificates), etcFiles, workspace: copy.args });
+        const args = bubblewrapArgs(checked, options, { etc: etcPlan.args, workspace: copy.args });
         if (typeof args === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, args);
 
         // Who starts bwrap: this process's user; or, as root, the unprivileged host ids, directly,
@@ -164,7 +167,12 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           }
         }
 
-        const extraFds: ExtraFd[] = ['collect', 'collect', ...files.map(([, data]) => ({ data })), ...copy.fds.map((fd) => ({ fd }))];
+        const extraFds: ExtraFd[] = [
+          'collect',
+          'collect',
+          ...etcPlan.data.map((data) => ({ data })),
+          ...[...etcPlan.fds, ...copy.fds].map((fd) => ({ fd })),
+        ];
         const outcome = await runSupervised({
           file,
           args: argv,
@@ -191,6 +199,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
         const cap = findCapHit(result, parseMountReport(collected[1] ?? ''));
         return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
       } finally {
+        etcPlan.close();
         copy.close();
       }
     },
@@ -204,13 +213,11 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
   };
 }
 
-/** What `bubblewrapArgs` lays in besides the spec: the `/etc` entries and the workspace's contents. */
+/** What `bubblewrapArgs` lays in besides the spec: the operations that make `/etc` and fill `/workspace`. */
 export interface BubblewrapContents {
-  /** Host `/etc` entries (from `hostEtcEntries`). */
-  etc: readonly EtcEntry[];
-  /** The sandbox's own `/etc` files, each read from a descriptor of the child. */
-  etcFiles: readonly { path: string; fd: number }[];
-  /** The operations that fill `/workspace` (from `planWorkspaceCopy`). */
+  /** From `planEtc`. */
+  etc: readonly string[];
+  /** From `planWorkspaceCopy`. */
   workspace: readonly string[];
 }
 
@@ -238,14 +245,7 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions,
     if (entry.isSymbolicLink()) args.push('--symlink', readlinkSync(path), path);
     else args.push('--ro-bind', path, path);
   }
-  const etcDir = options.etcDir ?? '/etc';
-  args.push('--perms', '0755', '--dir', '/etc');
-  for (const entry of contents.etc) {
-    const inside = `/etc${entry.path.slice(etcDir.length)}`;
-    if ('symlink' in entry) args.push('--symlink', entry.symlink, entry.path.startsWith(etcDir) ? inside : entry.path);
-    else args.push('--ro-bind', entry.path, entry.path.startsWith(etcDir) ? inside : entry.path);
-  }
-  for (const { path, fd } of contents.etcFiles) args.push('--perms', '0644', '--ro-bind-data', String(fd), path);
+  args.push(...contents.etc);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', mib(limits.shmMb), '--tmpfs', CAPPED_MOUNTS.shm, '--remount-ro', '/dev');
   args.push('--size', mib(limits.tmpMb), '--tmpfs', CAPPED_MOUNTS.tmp);

@@ -32,8 +32,8 @@ export interface SelfTestOptions {
   /** Where to make the scratch directories; default `os.tmpdir()` at call time. */
   tmpDir?: string;
   /**
-   * Paths that give the command a TCP client (an interpreter's mounts). Without them the
-   * network probe uses `python3` or `bash` from the system paths, if there is one.
+   * Paths that give the command a TCP client (an interpreter's mounts), for a system without
+   * `bash`: the network probe uses bash's /dev/tcp (a few milliseconds), else `python3`.
    */
   mounts?: SandboxMounts;
   /** Wall-clock limit of the probe run; default 15 000 ms. */
@@ -41,7 +41,7 @@ export interface SelfTestOptions {
 }
 
 /** The caps of the probe run: small, so that filling them is quick. */
-export const PROBE_LIMITS = Object.freeze({ processes: 16, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
+export const PROBE_LIMITS = Object.freeze({ processes: 8, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
 /** What the probe tries to write into each capped mount, and how many processes it tries to start: twice the caps. */
 const FILL_BYTES = 2 * 1024 * 1024;
 const FORK_TRIES = 3 * PROBE_LIMITS.processes;
@@ -200,7 +200,9 @@ for dir in / /etc /usr /dev; do
   if [ -w "$dir" ]; then outside="$dir is writable"; fi
 done
 echo "outside:$outside"
-if command -v python3 >/dev/null 2>&1; then
+if command -v bash >/dev/null 2>&1; then
+  if bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$PROBE_PORT"' 2>/dev/null; then echo network:connected; else echo "network:refused (bash /dev/tcp)"; fi
+elif command -v python3 >/dev/null 2>&1; then
   python3 -c '
 import socket, sys
 try:
@@ -209,10 +211,8 @@ try:
 except OSError as error:
     print("network:refused (" + type(error).__name__ + ")")
 ' "$PROBE_PORT"
-elif command -v bash >/dev/null 2>&1; then
-  if bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$PROBE_PORT"' 2>/dev/null; then echo network:connected; else echo "network:refused (bash /dev/tcp)"; fi
 else
-  echo "network:untested (no python3 or bash inside to open a socket)"
+  echo "network:untested (no bash or python3 inside to open a socket)"
 fi
 tag=$PROBE_TAG
 head -c "$PROBE_FILL" /dev/zero 2>/dev/null | tee "/tmp/fill-$tag" "/dev/shm/fill-$tag" > "fill-$tag" 2>/dev/null

@@ -104,6 +104,12 @@ describe('sandbox hardening (negative tests)', () => {
     expect(listed.filter((name) => /shadow|ssh|ssl|sudoers|security/.test(name))).toEqual([]);
   });
 
+  it('cant_read_ssl_keys: CA certificates only when a run asks for them, and never the private keys', async () => {
+    const command = 'ls /etc/ssl/certs >/dev/null 2>&1 && echo certs || echo no-certs; ls /etc/ssl/private >/dev/null 2>&1 && echo private || echo no-private';
+    expect((await bwrap.run(spec(command))).stdout).toBe('no-certs\nno-private\n');
+    expect((await bwrap.run(spec(command, { certificates: true }))).stdout).toBe('certs\nno-private\n');
+  });
+
   it('cant_fork_bomb: a run starts no more processes than its cap, and the cap is named', async () => {
     const result = await bwrap.run(spec(forkProbe(200), { limits: { processes: 32 } }));
     expect(started(result.stdout)).toBeGreaterThan(0);

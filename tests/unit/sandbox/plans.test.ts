@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { capFix, capsToRunSpec, findCapHit, parseMountReport, type CapEvidence } from '../../../src/sandbox/caps.ts';
+import { hostEtcEntries, planEtc } from '../../../src/sandbox/etc.ts';
 import { blockedPaths, stageOneArgs } from '../../../src/sandbox/host-user.ts';
 import { DEFAULT_LIMITS, limitsWrapperScript, resolveLimits } from '../../../src/sandbox/limits.ts';
 import { planWorkspaceCopy } from '../../../src/sandbox/workspace-copy.ts';
@@ -138,5 +139,35 @@ describe('reaching paths as the unprivileged host uid', () => {
       '--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID',
       '--', '/usr/bin/setpriv', '--reuid=64533', '--regid=64533', '--clear-groups', '--inh-caps=-all', '--',
     ]);
+  });
+});
+
+describe("the sandbox's /etc", () => {
+  it('takes only allowlisted host entries: files copied, folders bound, links recreated; never shadow or passwd', () => {
+    const etc = mkdtempSync(join(tmpdir(), 'packet-kit-etc-'));
+    dirs.push(etc);
+    for (const name of ['shadow', 'gshadow', 'passwd', 'group', 'sudoers', 'ld.so.cache', 'protocols']) writeFileSync(join(etc, name), `${name}\n`);
+    mkdirSync(join(etc, 'alternatives'));
+    mkdirSync(join(etc, 'python3.11'));
+    mkdirSync(join(etc, 'ssh'));
+    symlinkSync('/usr/share/zoneinfo/Etc/UTC', join(etc, 'localtime'));
+    const entries = hostEtcEntries(etc);
+    expect(entries.map((e) => e.inside)).toEqual(['/etc/alternatives', '/etc/ld.so.cache', '/etc/localtime', '/etc/protocols', '/etc/python3.11']);
+    const plan = planEtc(entries, 5);
+    if (typeof plan === 'string') throw new Error(plan);
+    try {
+      expect(plan.data[0]).toMatch(/^sandbox:x:1000:1000:/);
+      expect(plan.fds).toHaveLength(2);
+      const args = plan.args.join(' ');
+      expect(args).toMatch(/^--perms 0755 --size \d+ --tmpfs \/etc /);
+      expect(args).toContain('--perms 0644 --file 5 /etc/passwd');
+      expect(args).toContain(`--ro-bind ${etc}/alternatives /etc/alternatives`);
+      expect(args).toContain('--symlink /usr/share/zoneinfo/Etc/UTC /etc/localtime');
+      expect(args).toContain(`--file ${5 + plan.data.length} /etc/ld.so.cache`);
+      expect(args.endsWith('--remount-ro /etc')).toBe(true);
+      expect(args).not.toMatch(/shadow|sudoers|ssh/);
+    } finally {
+      plan.close();
+    }
   });
 });
