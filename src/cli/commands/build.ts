@@ -164,42 +164,42 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
         : {
             async rehearse(packets): Promise<RehearsalOutcome> {
               const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic, createScratchRoot } = await rehearsalModules();
-              // Workspaces, the interpreter shim and the self-test live in a scratch root of the
-              // build's own, removed after the step, on Ctrl-C or SIGTERM, or by a later run.
+              const bwrapPath = io.env.PACKET_KIT_BWRAP;
+              // Workspaces, the interpreter shim and the self-test go in a scratch root of the
+              // step's own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
               const scratchRoot = await createScratchRoot({ parent: tmpdir() });
+              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+              if (!prepared.ok) {
+                await scratchRoot.dispose();
+                return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
+              }
+              const { environment } = prepared;
+              // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
+              // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
+              const server = await startScriptedServer({
+                replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
+              });
               try {
-                const bwrapPath = io.env.PACKET_KIT_BWRAP;
-                const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-                if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
-                const { environment } = prepared;
-                // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
-                // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
-                const server = await startScriptedServer({
-                  replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
+                const report = await rehearse({
+                  packets,
+                  packetDirs: folders,
+                  sandbox: environment.sandbox,
+                  sandboxNotice: environment.notice,
+                  interpreter: environment.interpreter,
+                  jobs,
+                  timeoutMs: timeout * 1000,
+                  cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
+                  reporters: [buildReporter((s) => io.out(s))],
+                  scratchDir: scratchRoot.dir,
+                  date: io.now,
+                  now: () => performance.now(),
+                  scripted: { url: server.url, outDir: null, cwd },
                 });
-                try {
-                  const report = await rehearse({
-                    packets,
-                    packetDirs: folders,
-                    sandbox: environment.sandbox,
-                    sandboxNotice: environment.notice,
-                    interpreter: environment.interpreter,
-                    jobs,
-                    timeoutMs: timeout * 1000,
-                    cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
-                    reporters: [buildReporter((s) => io.out(s))],
-                    scratchDir: scratchRoot.dir,
-                    date: io.now,
-                    now: () => performance.now(),
-                    scripted: { url: server.url, outDir: null, cwd },
-                  });
-                  await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
-                  return { ok: true, report };
-                } finally {
-                  await server.close();
-                  await environment.dispose();
-                }
+                await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
+                return { ok: true, report };
               } finally {
+                await server.close();
+                await environment.dispose();
                 await scratchRoot.dispose();
               }
             },

@@ -177,95 +177,94 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     for (const p of loaded.packets) for (const i of effectiveBudget(p.prompt.data.budget, budgetFlags).ignored) ignored.add(`${p.id}: ${i}`);
     if (ignored.size) printDiagnostic(io, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
   }
-  // Everything this run leaves on disk (workspaces, the interpreter shim, the self-test) goes
-  // in one scratch root of its own, removed at the end, on Ctrl-C or SIGTERM, or by a later run.
+  const bwrapPath = io.env.PACKET_KIT_BWRAP;
+  // Everything the runs leave on disk (workspaces, the interpreter shim, the self-test) goes in
+  // one scratch root, removed at the end, on Ctrl-C or SIGTERM, or by a later run.
   const scratchRoot = await createScratchRoot({ parent: tmpdir() });
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+  if (!prepared.ok) {
+    const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
+    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    await scratchRoot.dispose();
+    return 2;
+  }
+  const { environment } = prepared;
+  if (live && environment.sandbox.kind !== 'bubblewrap') {
+    printDiagnostic(io, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
+    await environment.dispose();
+    await scratchRoot.dispose();
+    return 2;
+  }
+  const packetsDir = path.resolve(io.cwd, values.packets);
+  const packetDirs = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
+  const outDir = path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now())));
+  // The embedded endpoint serves every packet's replies: the reply checks always use it, a
+  // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
+  const server = await startScriptedServer({
+    replies: replyStoreFromDirs(new Map(loaded.packets.map((p) => [p.id, { dir: packetDirs.get(p.id)!, replies: p.trees.replies }]))),
+  });
+  let scratch: string | undefined;
   try {
-    const bwrapPath = io.env.PACKET_KIT_BWRAP;
-    const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-    if (!prepared.ok) {
-      const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
-      io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
-      return 2;
-    }
-    const { environment } = prepared;
-    if (live && environment.sandbox.kind !== 'bubblewrap') {
-      printDiagnostic(io, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
-      await environment.dispose();
-      return 2;
-    }
-    const packetsDir = path.resolve(io.cwd, values.packets);
-    const packetDirs = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
-    const outDir = path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now())));
-    // The embedded endpoint serves every packet's replies: the reply checks always use it, a
-    // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
-    const server = await startScriptedServer({
-      replies: replyStoreFromDirs(new Map(loaded.packets.map((p) => [p.id, { dir: packetDirs.get(p.id)!, replies: p.trees.replies }]))),
+    const reporter = terminalReporter(say, { tty: io.isTTY, color: io.isTTY });
+    const report: RehearsalReport = await rehearse({
+      packets: loaded.packets,
+      packetDirs,
+      sandbox: environment.sandbox,
+      sandboxNotice: environment.notice,
+      interpreter: environment.interpreter,
+      jobs,
+      timeoutMs: timeout * 1000,
+      cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse')),
+      reporters: [reporter],
+      scratchDir: scratchRoot.dir,
+      date: io.now,
+      now: () => performance.now(),
+      scripted: { url: server.url, outDir, cwd: io.cwd },
     });
-    let scratch: string | undefined;
-    try {
-      const reporter = terminalReporter(say, { tty: io.isTTY, color: io.isTTY });
-      const report: RehearsalReport = await rehearse({
+    if (values.model) {
+      scratch = await mkdtemp(path.join(scratchRoot.dir, 'packet-model-'));
+      const endpoint = live ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
+      say(`\nmodel ${values.model} at ${endpoint.host}${live ? '' : ' (the embedded scripted endpoint)'}\n`);
+      const limit = pLimit(Math.max(1, jobs));
+      const models = await runModelRehearsals({
         packets: loaded.packets,
         packetDirs,
-        sandbox: environment.sandbox,
-        sandboxNotice: environment.notice,
-        interpreter: environment.interpreter,
-        jobs,
-        timeoutMs: timeout * 1000,
-        cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse')),
-        reporters: [reporter],
-        scratchDir: scratchRoot.dir,
+        offline: report,
+        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
+        schedule: (fn) => limit(fn),
+        scratchDir: scratch,
+        endpoint,
+        apiKey,
+        model: values.model,
+        flags: budgetFlags,
+        feedbackTurns: n.feedback!,
+        stallCalls: n.stall!,
+        attemptTimeoutMs: n['attempt-timeout']! * 1000,
+        outDir,
+        cwd: io.cwd,
+        clock: systemClock,
         date: io.now,
-        now: () => performance.now(),
-        scripted: { url: server.url, outDir, cwd: io.cwd },
+        onRun: (run) => reporter.onModelRunEnd?.(run),
+        onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
       });
-      if (values.model) {
-        scratch = await mkdtemp(path.join(scratchRoot.dir, 'packet-model-'));
-        const endpoint = live ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
-        say(`\nmodel ${values.model} at ${endpoint.host}${live ? '' : ' (the embedded scripted endpoint)'}\n`);
-        const limit = pLimit(Math.max(1, jobs));
-        const models = await runModelRehearsals({
-          packets: loaded.packets,
-          packetDirs,
-          offline: report,
-          runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
-          schedule: (fn) => limit(fn),
-          scratchDir: scratch,
-          endpoint,
-          apiKey,
-          model: values.model,
-          flags: budgetFlags,
-          feedbackTurns: n.feedback!,
-          stallCalls: n.stall!,
-          attemptTimeoutMs: n['attempt-timeout']! * 1000,
-          outDir,
-          cwd: io.cwd,
-          clock: systemClock,
-          date: io.now,
-          onRun: (run) => reporter.onModelRunEnd?.(run),
-          onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
-        });
-        report.models = models;
-        const by = new Map<string, number>();
-        for (const m of models) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
-        say(`models: ${models.length} run${models.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
-        for (const m of models.filter((x) => x.verdict === 'INCONCLUSIVE')) {
-          const d = diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
-          sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
-        }
+      report.models = models;
+      const by = new Map<string, number>();
+      for (const m of models) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
+      say(`models: ${models.length} run${models.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
+      for (const m of models.filter((x) => x.verdict === 'INCONCLUSIVE')) {
+        const d = diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
+        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
       }
-      const reportFile = path.resolve(io.cwd, values.report);
-      const text = JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
-      await writeFileAtomic(reportFile, apiKey ? redact(text, [apiKey]) : text);
-      say(`report: ${path.relative(io.cwd, reportFile)}\n`);
-      return exitCodeOf(report);
-    } finally {
-      await server.close();
-      if (scratch) await rm(scratch, { recursive: true, force: true });
-      await environment.dispose();
     }
+    const reportFile = path.resolve(io.cwd, values.report);
+    const text = JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
+    await writeFileAtomic(reportFile, apiKey ? redact(text, [apiKey]) : text);
+    say(`report: ${path.relative(io.cwd, reportFile)}\n`);
+    return exitCodeOf(report);
   } finally {
+    await server.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await environment.dispose();
     await scratchRoot.dispose();
   }
 }
