@@ -58,27 +58,12 @@ export function capFix(cap: SandboxCap): string {
     : 'The code under test uses too much; packets cannot raise this cap.';
 }
 
-/** One line of the wrapper's report: a capped mount's size and free space. */
-export interface MountUsage {
-  mount: string;
-  blocks: number;
-  free: number;
-  blockSize: number;
-}
-
-/** Reads the wrapper's `stat -f` lines (mount, blocks, free blocks, block size); ignores anything else. */
-export function parseMountReport(text: string): MountUsage[] {
-  const out: MountUsage[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^(\S+) (\d+) (\d+) (\d+)$/.exec(line.trim());
-    if (m) out.push({ mount: m[1]!, blocks: Number(m[2]), free: Number(m[3]), blockSize: Number(m[4]) });
-  }
-  return out;
-}
-
-/** A tmpfs counts as full with less than 64 KiB or 1% of it left (a write that failed for ENOSPC leaves about nothing). */
-function isFull(u: MountUsage): boolean {
-  return u.free * u.blockSize < Math.max(64 * 1024, (u.blocks * u.blockSize) / 100);
+/** The capped mounts the wrapper's report names as full (`full <mount>` lines); anything else is ignored. */
+export function parseMountReport(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => /^full (\S+)$/.exec(line.trim())?.[1])
+    .filter((mount): mount is string => mount !== undefined);
 }
 
 /** What the cap finder reads of a run. */
@@ -102,15 +87,13 @@ const NO_SPACE = /No space left on device|\[Errno 28\]|\bENOSPC\b/;
 
 /**
  * The cap a failed run ran into, or null: first a capped tmpfs found full (the wrapper's
- * report), then the exit status (128 + SIGXFSZ, 128 + SIGXCPU), then the errors in the output.
- * A run that exited 0 hit no cap that mattered: null.
+ * report), then the exit status (128 + SIGXFSZ, 128 + SIGXCPU), then the errors in the output
+ * (a "No space left" placed by the path it names, else on the workspace). A run that exited 0
+ * hit no cap that mattered: null.
  */
-export function findCapHit(run: CapEvidence, usage: readonly MountUsage[]): SandboxCap | null {
+export function findCapHit(run: CapEvidence, fullMounts: readonly string[]): SandboxCap | null {
   if (run.exitCode === 0 && !run.timedOut) return null;
-  for (const cap of MOUNT_CAPS) {
-    const u = usage.find((x) => x.mount === CAPPED_MOUNTS[cap]);
-    if (u && isFull(u)) return cap;
-  }
+  for (const cap of MOUNT_CAPS) if (fullMounts.includes(CAPPED_MOUNTS[cap])) return cap;
   const output = `${run.stdout}\n${run.stderr}`;
   if (run.exitCode === 128 + 25 || run.signal === 'SIGXFSZ' || FILE_TOO_LARGE.test(output)) return 'fileSize';
   if (run.exitCode === 128 + 24 || run.signal === 'SIGXCPU') return 'cpu';
@@ -121,11 +104,7 @@ export function findCapHit(run: CapEvidence, usage: readonly MountUsage[]): Sand
     const line = output.split('\n').find((l) => NO_SPACE.test(l)) ?? '';
     if (line.includes('/dev/shm')) return 'shm';
     if (/(?:^|[\s'"(])\/tmp\//.test(line)) return 'tmp';
-    const fullest = [...usage]
-      .filter((u) => u.blocks > 0)
-      .sort((a, b) => (b.blocks - b.free) / b.blocks - (a.blocks - a.free) / a.blocks)[0];
-    const byMount = MOUNT_CAPS.find((cap) => CAPPED_MOUNTS[cap] === fullest?.mount);
-    return byMount ?? 'workspace';
+    return 'workspace';
   }
   return null;
 }

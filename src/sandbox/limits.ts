@@ -33,6 +33,9 @@ export const LIMIT_FAILURE_EXIT_CODE = 125;
 /** The file descriptor on which the wrapper shell reports the tmpfs usage after a failed command. */
 export const REPORT_FD = 4;
 
+/** A capped tmpfs without room for this many bytes counts as full (a write that failed for ENOSPC leaves about nothing). */
+export const ROOM_BYTES = 64 * 1024;
+
 /** Where the sandbox's three capped tmpfs mounts are, by cap. */
 export const CAPPED_MOUNTS = Object.freeze({ workspace: '/workspace', tmp: '/tmp', shm: '/dev/shm' });
 
@@ -56,9 +59,9 @@ export interface WrapperOptions {
   /** Apply `processes` with RLIMIT_NPROC (bubblewrap only: unconfined it would count the host user's processes). */
   processLimit: boolean;
   /**
-   * After a command that failed, write the usage of the capped tmpfs mounts to `REPORT_FD`
-   * (`stat -f` lines: mount, blocks, free blocks, block size), so a full one can be named.
-   * The command runs in a subshell with that descriptor closed.
+   * After a command that failed, name on `REPORT_FD` the capped tmpfs mounts that are full
+   * (`full <mount>` lines: no room left for 64 KiB, tried with the shell's own printf, so no
+   * process is started for it). The command runs in a subshell with that descriptor closed.
    */
   report: boolean;
 }
@@ -94,7 +97,7 @@ export function limitsWrapperScript(limits: ResourceLimits, options: WrapperOpti
     'set --',
     `( eval "$command" ) ${REPORT_FD}>&-`,
     'status=$?',
-    `[ "$status" -eq 0 ] || stat -f -c '%n %b %a %S' ${mounts} >&${REPORT_FD} 2>/dev/null`,
+    `[ "$status" -eq 0 ] || for m in ${mounts}; do printf '%${ROOM_BYTES}s' '' 2>/dev/null > "$m/.packet-kit-room" || echo "full $m" >&${REPORT_FD}; done`,
     'exit "$status"',
   ].join('\n');
 }

@@ -42,8 +42,9 @@ export interface SelfTestOptions {
 
 /** The caps of the probe run: small, so that filling them is quick. */
 export const PROBE_LIMITS = Object.freeze({ processes: 8, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
-/** What the probe tries to write into each capped mount, and how many processes it tries to start: twice the caps. */
+/** What the probe tries to write into each capped mount: twice the cap. */
 const FILL_BYTES = 2 * 1024 * 1024;
+/** How many background processes the probe tries to start: three times the cap. */
 const FORK_TRIES = 3 * PROBE_LIMITS.processes;
 
 /**
@@ -51,8 +52,9 @@ const FORK_TRIES = 3 * PROBE_LIMITS.processes;
  * TCP server the host opened on 127.0.0.1 (must fail, and the server must see nothing);
  * (b) write into a host directory made visible read-only, after trying to remount it
  * read-write (must fail, and no file may appear on the host), and `/`, `/etc`, `/usr` and
- * `/dev` must not be writable; (c) read the environment while the host process holds a canary variable (must not
- * leak); (d) read a file of the work directory and write a new one (must work); (e) the uid
+ * `/dev` must not be writable; (c) read the environment while the host process holds a canary
+ * variable (must not leak); (d) read a file of the work directory and write a new one (must
+ * work); (e) the uid
  * inside is not 0 and holds no capability; (f) no shadow file is there to read, and
  * `/etc/passwd` lists no host user; (g) start more processes than the cap (must stop below
  * it: a run whose processes were root on the host would not be stopped); (h) write twice the

@@ -73,7 +73,7 @@ describe('sandbox hardening (negative tests)', () => {
     const run = bwrap.run(spec(`id -u; grep CapEff /proc/self/status; sleep ${marker}`, { timeoutMs: 20_000 }));
     // Find the sleeping process on the host and read its real uid there.
     let hostUid: string | undefined;
-    for (let attempt = 0; attempt < 100 && hostUid === undefined; attempt += 1) {
+    for (let attempt = 0; attempt < 200 && hostUid === undefined; attempt += 1) {
       for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
         try {
           if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(marker)) continue;

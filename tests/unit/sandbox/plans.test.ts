@@ -38,15 +38,12 @@ describe('caps from a packet', () => {
 });
 
 describe('the cap a failed run ran into', () => {
-  const full = parseMountReport('/workspace 2048 0 4096\n/tmp 16384 16384 4096\n/dev/shm 16384 16000 4096\nnoise\n');
+  const full = parseMountReport('full /dev/shm\nnoise\nfull /workspace\n');
 
-  it('is a full tmpfs first, read from the wrapper report', () => {
-    expect(full).toEqual([
-      { mount: '/workspace', blocks: 2048, free: 0, blockSize: 4096 },
-      { mount: '/tmp', blocks: 16384, free: 16384, blockSize: 4096 },
-      { mount: '/dev/shm', blocks: 16384, free: 16000, blockSize: 4096 },
-    ]);
+  it('is a full tmpfs first, read from the wrapper report (workspace before tmp before shm)', () => {
+    expect(full).toEqual(['/dev/shm', '/workspace']);
     expect(findCapHit(failed('anything'), full)).toBe('workspace');
+    expect(findCapHit(failed('MemoryError'), ['/dev/shm'])).toBe('shm');
   });
 
   it('is none for a run that succeeded, whatever it printed', () => {
@@ -58,18 +55,16 @@ describe('the cap a failed run ran into', () => {
     expect(findCapHit(failed('OSError: [Errno 27] File too large'), [])).toBe('fileSize');
     expect(findCapHit(failed('', 128 + 24), [])).toBe('cpu');
     expect(findCapHit(failed('/bin/sh: 1: Cannot fork'), [])).toBe('processes');
-    expect(findCapHit(failed('RuntimeError: can\'t start new thread'), [])).toBe('processes');
+    expect(findCapHit(failed("RuntimeError: can't start new thread"), [])).toBe('processes');
     expect(findCapHit(failed('  pid = os.fork()\nBlockingIOError: [Errno 11] Resource temporarily unavailable'), [])).toBe('processes');
     expect(findCapHit(failed('BlockingIOError: [Errno 11] Resource temporarily unavailable (a non-blocking read)'), [])).toBeNull();
     expect(findCapHit(failed('MemoryError'), [])).toBe('memory');
     expect(findCapHit(failed('OSError: [Errno 24] Too many open files'), [])).toBe('openFiles');
   });
 
-  it('places a "No space left" by the path it names, else on the fullest mount', () => {
+  it('places a "No space left" by the path it names, else on the workspace', () => {
     expect(findCapHit(failed("OSError: [Errno 28] No space left on device: '/dev/shm/x'"), [])).toBe('shm');
     expect(findCapHit(failed("OSError: [Errno 28] No space left on device: '/tmp/x'"), [])).toBe('tmp');
-    const tmpFullest = parseMountReport('/workspace 2048 2000 4096\n/tmp 2048 100 4096\n/dev/shm 2048 2048 4096\n');
-    expect(findCapHit(failed('No space left on device'), tmpFullest)).toBe('tmp');
     expect(findCapHit(failed('No space left on device'), [])).toBe('workspace');
   });
 });
@@ -83,7 +78,7 @@ describe('the wrapper shell', () => {
     expect(boxed).toContain('{ ulimit -u 99 || ulimit -p 99; }');
     expect(boxed).toContain('ulimit -S -t 60 && ulimit -H -t 61');
     expect(boxed).toContain(`( eval "$command" ) 4>&-`);
-    expect(boxed).toContain("stat -f -c '%n %b %a %S' /workspace /tmp /dev/shm >&4");
+    expect(boxed).toContain(`for m in /workspace /tmp /dev/shm; do printf '%65536s' '' 2>/dev/null > "$m/.packet-kit-room" || echo "full $m" >&4; done`);
   });
 });
 
