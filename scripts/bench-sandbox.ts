@@ -31,6 +31,7 @@ try {
     const result = await createSandbox({ allowUnconfined: false, selfTestMounts: python.mounts, tmpDir: scratch });
     created.push(performance.now() - t0);
     if (!result.ok) throw new Error(result.error.message);
+    await sandbox?.dispose?.();
     sandbox = result.sandbox;
   }
   const bwrap = sandbox!;
@@ -60,6 +61,7 @@ try {
   console.log(`  createSandbox (self-test) ${median(created).toFixed(1)} ms`);
   await measure('true');
   await measure('python3 -c pass');
+  await bwrap.dispose?.();
 } finally {
   await rm(scratch, { recursive: true, force: true });
   await resolver.dispose();

@@ -36,6 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await bwrap?.dispose?.();
   await resolver.dispose();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
