@@ -268,7 +268,16 @@ export const Errors = {
     severity: 'error',
     message: ({ reason }) => reason,
     hint: () =>
-      'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow user namespaces; or, for packets you wrote yourself, pass --unconfined.',
+      'Install bubblewrap 0.7 or later (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces (the sandbox drops to an unprivileged uid even when the kit runs as root); or, for packets you wrote yourself, pass --unconfined.',
+  }),
+  SandboxCapHit: entry<{ detail: string; fix: string }>({
+    code: 'PK402',
+    name: 'SandboxCapHit',
+    title: 'A test run hit a sandbox cap',
+    severity: 'error',
+    message: ({ detail }) =>
+      `A test run hit a cap of the sandbox: ${detail}. The run failed or was stopped there, so nothing after that point was tested.`,
+    hint: ({ fix }) => fix,
   }),
 } as const;
 

@@ -13,7 +13,10 @@
  * A missing piece of evidence is a finding, never a default. See `verdictOf` for how findings
  * map to PASS, CAUGHT, FALSE-GREEN and INCONCLUSIVE.
  */
+import { Errors } from '../errors/catalog.ts';
 import { JudgeFindings } from '../errors/judge-catalog.ts';
+import { capFix } from '../sandbox/caps.ts';
+import type { SandboxCap } from '../sandbox/types.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import type { Canary } from './canaries.ts';
 import { changesOf, contractFindings, type ContractRules } from './contract.ts';
@@ -51,6 +54,10 @@ export interface RunEvidence {
   durationMs: number;
   /** The time limit the run had, in ms. */
   timeoutMs: number;
+  /** A cap of the sandbox the run hit (`workspace`, `processes`, ...), when the sandbox could tell. */
+  capHit?: string;
+  /** The cap in a sentence that names it and its value. */
+  capDetail?: string;
 }
 
 /** A protected path the submission wrote or removed (the packet's copy ran instead). */
@@ -145,9 +152,12 @@ export function analyseTests(e: Pick<Evidence, 'expected' | 'expectedProblem' | 
   const summary = parseTestSummary(run.error ? '' : run.output);
   const findings: Finding[] = [];
   const noCounts: TestCounts = { ran: null, failed: 0, errors: 0, failing: [], exitCode: run.exitCode, timedOut: run.timedOut, canaries: { planted: e.canaries.length, failed: 0 } };
+  // A cap hit is the code's doing, not the infrastructure's: red, never INCONCLUSIVE.
+  const cap = run.capHit ? finding('run', Errors.SandboxCapHit, { detail: run.capDetail ?? run.capHit, fix: capFix(run.capHit as SandboxCap) }) : null;
   if (run.error) {
-    return { findings: [finding('infra', JudgeFindings.SandboxRunFailed, { reason: run.error })], summary, failing: { visible: [], hidden: [] }, counts: noCounts };
+    return { findings: [cap ?? finding('infra', JudgeFindings.SandboxRunFailed, { reason: run.error })], summary, failing: { visible: [], hidden: [] }, counts: noCounts };
   }
+  if (cap) findings.push(cap);
   if (e.expectedProblem || e.expected.length === 0) {
     findings.push(finding('run', JudgeFindings.NoExpectedTests, { reason: e.expectedProblem ?? 'the test files define no test' }));
   }

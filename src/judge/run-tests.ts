@@ -1,4 +1,5 @@
 /** Run a packet's test command in a workspace, in the sandbox, and keep what the sandbox saw. */
+import { capsToRunSpec, type SandboxCaps } from '../sandbox/caps.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { RunEvidence } from './judge.ts';
 
@@ -9,6 +10,8 @@ export interface TestRunner {
   mounts: SandboxMounts;
   /** Wall-clock limit per run. */
   timeoutMs: number;
+  /** The packet's sandbox caps (prompt.mdx `sandbox:`); the kit's defaults where missing. */
+  caps?: SandboxCaps;
 }
 
 /** Run the test command in `workdir` with `readOnly` paths bound read-only. Never throws: a sandbox failure is `error`. */
@@ -21,6 +24,7 @@ export async function runTests(runner: TestRunner, workdir: string, command: str
     readOnlyPaths: runner.mounts.readOnlyPaths,
     readOnlyInWorkdir: readOnly,
     env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', PYTHONUNBUFFERED: '1' },
+    ...capsToRunSpec(runner.caps),
   });
   const output = `${result.stdout}${result.stdout && result.stderr ? '\n' : ''}${result.stderr}`;
   return {
@@ -32,6 +36,7 @@ export async function runTests(runner: TestRunner, workdir: string, command: str
     output,
     durationMs: result.durationMs,
     timeoutMs: runner.timeoutMs,
+    ...(result.capHit ? { capHit: result.capHit, capDetail: result.capDetail ?? result.capHit } : {}),
   };
 }
 

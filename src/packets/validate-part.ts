@@ -39,6 +39,11 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): { found: boolean;
   return { found: true, value: cur };
 }
 
+/** A schema's own words on a bound (`; the kit never grants more than ...`), when it gave any. */
+function why(issue: z.core.$ZodIssue): string {
+  return issue.message && !/^Too (big|small)/.test(issue.message) ? `; ${issue.message}` : '';
+}
+
 function reasonFor(issue: z.core.$ZodIssue, value: unknown): string {
   switch (issue.code) {
     case 'invalid_type': {
@@ -52,11 +57,11 @@ function reasonFor(issue: z.core.$ZodIssue, value: unknown): string {
         ? `needs at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`
         : issue.origin === 'string'
           ? `must not be empty`
-          : `must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}, but it is ${describeValue(value)}`;
+          : `must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}, but it is ${describeValue(value)}${why(issue)}`;
     case 'too_big':
       return issue.origin === 'string'
         ? `is longer than ${String(issue.maximum)} characters`
-        : `must be at most ${String(issue.maximum)}, but it is ${describeValue(value)}`;
+        : `must be at most ${String(issue.maximum)}, but it is ${describeValue(value)}${why(issue)}`;
     case 'invalid_format':
     case 'custom':
       return issue.message.startsWith('Invalid') ? `is not valid (${issue.message})` : `is not valid: ${issue.message}`;

@@ -46,7 +46,10 @@ export async function prepareRunEnvironment(
       sandbox: created.sandbox,
       notice: created.notice,
       interpreter: { mounts, version: 'error' in python ? null : python.version },
-      dispose: () => resolver.dispose(),
+      dispose: async () => {
+        await created.sandbox.dispose?.();
+        await resolver.dispose();
+      },
     },
   };
 }

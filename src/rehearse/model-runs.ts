@@ -94,7 +94,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
         limits,
         ...(o.policy ? { policy: o.policy } : {}),
         ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
-        runner: o.runner,
+        runner: { ...o.runner, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
         scratchDir: o.scratchDir,
         feedbackTurns: o.feedbackTurns,
         stallCalls: o.stallCalls,

@@ -69,7 +69,7 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
         const report = await rehearsePacket({
           packet,
           packetDir: options.packetDirs.get(packet.id)!,
-          runner: { sandbox: options.sandbox, mounts: options.interpreter.mounts, timeoutMs: options.timeoutMs },
+          runner: { sandbox: options.sandbox, mounts: options.interpreter.mounts, timeoutMs: options.timeoutMs, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
           limit,
           scratchDir: scratch,
           now: options.now,

@@ -1,22 +1,26 @@
 import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
-import { limitsWrapperScript } from './limits.ts';
+import { describeCap, findCapHit, parseMountReport } from './caps.ts';
+import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
+import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
+import { CAPPED_MOUNTS, limitsWrapperScript, REPORT_FD } from './limits.ts';
 import { checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment, type CheckedRunSpec } from './run-spec.ts';
-import { runSupervised } from './supervised-process.ts';
+import { runSupervised, type ExtraFd } from './supervised-process.ts';
 import type { RunResult, RunSpec, Sandbox } from './types.ts';
+import { planWorkspaceCopy } from './workspace-copy.ts';
 
 /** Where the work directory appears inside the bubblewrap sandbox. */
-export const BUBBLEWRAP_WORKSPACE = '/workspace';
+export const BUBBLEWRAP_WORKSPACE = CAPPED_MOUNTS.workspace;
 
 /**
  * Host paths shown read-only inside by default: the system, not the host's home, `/run`
  * (whose Unix sockets a read-only bind would still let the command connect to), `/var`,
  * `/opt`, `/srv` or `/home`. Symlinks among them (merged `/usr`) are recreated as symlinks.
+ * `/etc` is not among them: the sandbox gets its own (see `etc.ts`).
  */
 export const DEFAULT_SYSTEM_PATHS: readonly string[] = Object.freeze([
   '/usr',
-  '/etc',
   '/bin',
   '/sbin',
   '/lib',
@@ -26,13 +30,17 @@ export const DEFAULT_SYSTEM_PATHS: readonly string[] = Object.freeze([
 ]);
 
 /** Inside paths a `pathPrepend` or `readOnlyPaths` entry may not sit on or under. */
-const RESERVED_INSIDE = ['/proc', '/dev', BUBBLEWRAP_WORKSPACE];
+const RESERVED_INSIDE = ['/proc', '/dev', '/etc', BUBBLEWRAP_WORKSPACE];
+
+/** The child's descriptors: 3 bwrap's JSON status, 4 the wrapper's report, then the data and files bwrap copies in. */
+const STATUS_FD = 3;
+const FIRST_DATA_FD = REPORT_FD + 1;
 
 /** What an installed bwrap can do, found once with `probeBubblewrap`. */
 export interface BubblewrapFeatures {
   /** First line of `bwrap --version`. */
   version: string;
-  /** `--size` for tmpfs mounts (absent on older releases). */
+  /** `--size` for tmpfs mounts (bubblewrap >= 0.7); without it no run is made, since no tmpfs could be capped. */
   tmpfsSize: boolean;
   /** `--disable-userns` (bubblewrap >= 0.8). */
   disableUserns: boolean;
@@ -46,8 +54,22 @@ export interface BubblewrapOptions {
   features: BubblewrapFeatures;
   /** Host system paths to show read-only; default `DEFAULT_SYSTEM_PATHS`. */
   systemPaths?: readonly string[];
-  /** Size of the private `/tmp` in MiB (only with `features.tmpfsSize`); default 256. */
-  tmpSizeMb?: number;
+  /**
+   * Start bwrap as this unprivileged host uid and gid. Required when the kit runs as root
+   * (`createSandbox` sets it then to `DEFAULT_HOST_IDS`): bwrap started by root maps the sandbox
+   * uid to host root. Leave it out when the kit runs as a normal user: bwrap runs as that user.
+   */
+  hostIds?: HostIds;
+  /**
+   * `nsenter` (util-linux), with `hostIds`: when a path the sandbox binds lies under a directory
+   * that `hostIds` may not enter, each run enters a mount namespace, held open for the life of
+   * the sandbox, in which it is reachable (see `host-user.ts`).
+   */
+  nsenterPath?: string;
+  /** `setpriv` (util-linux): the same without `nsenter`, at the price of one bwrap more per run. Without either, such a run is refused. */
+  setprivPath?: string;
+  /** The host `/etc` to take the allowlisted entries from; default `/etc`. */
+  etcDir?: string;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
@@ -69,58 +91,153 @@ export async function probeBubblewrap(bwrapPath: string): Promise<BubblewrapFeat
 }
 
 /**
- * A sandbox on bubblewrap: new user, mount, pid, network, ipc, uts and cgroup namespaces; all
- * capabilities dropped; a read-only system; the work directory as the one writable mount;
- * a private size-capped `/tmp`; loopback only (a server on 127.0.0.1 inside is reachable from
- * inside, nothing on the host is); killed with its parent.
+ * A sandbox on bubblewrap: new user, mount, pid, network, ipc, uts and cgroup namespaces; an
+ * unprivileged uid inside that is not root outside either; all capabilities dropped; a
+ * read-only system with a minimal `/etc`; the work directory copied into a size-capped tmpfs;
+ * a private size-capped `/tmp` and `/dev/shm`, a read-only `/dev`; a process cap; loopback only
+ * (a server on 127.0.0.1 inside is reachable from inside, nothing on the host is); killed with
+ * its parent.
  */
 export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
   const now = options.now ?? (() => performance.now());
+  // Mount namespaces that make blocked paths reachable, one per set of paths, opened on first use.
+  const reach = new Map<string, Promise<ReachNamespace | string>>();
+  const reachFor = async (blocked: Map<string, string[]>): Promise<ReachNamespace | string> => {
+    const key = JSON.stringify([...blocked]);
+    const held = reach.get(key);
+    if (held) {
+      const open = await held;
+      if (typeof open !== 'string' && open.alive()) return open;
+      const since = reach.get(key);
+      if (since && since !== held) return since; // another run is opening a new one
+    }
+    const opening = openReachNamespace(options.bwrapPath, blocked);
+    reach.set(key, opening);
+    return opening;
+  };
+  const etc = new Map<boolean, EtcEntry[]>();
+  const etcEntries = (certificates: boolean) => {
+    if (!etc.has(certificates)) etc.set(certificates, hostEtcEntries(options.etcDir ?? '/etc', certificates));
+    return etc.get(certificates)!;
+  };
   return {
     kind: 'bubblewrap',
     async run(spec: RunSpec): Promise<RunResult> {
       const checked = checkRunSpec(spec);
       if (typeof checked === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, checked);
-      const args = bubblewrapArgs(checked, options);
-      if (typeof args === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, args);
-      const outcome = await runSupervised({
-        file: options.bwrapPath,
-        args,
-        env: {},
-        cwd: checked.workdir,
-        timeoutMs: checked.timeoutMs,
-        outputLimitBytes: checked.outputLimitBytes,
-        floodLimitBytes: checked.outputLimitBytes * OUTPUT_FLOOD_FACTOR,
-        statusPipe: true,
-        now,
-      });
-      const { status, spawnError, ...rest } = outcome;
-      const result: RunResult = { kind: 'bubblewrap', cwd: BUBBLEWRAP_WORKSPACE, ...rest };
-      if (spawnError !== null) return { ...result, error: `could not start ${options.bwrapPath}: ${spawnError}` };
-      // bwrap writes {"exit-code": N} to the status fd once the command has run; without it,
-      // and without a kill of ours, bwrap itself failed to set the sandbox up.
-      if (!status.includes('"exit-code"') && !outcome.timedOut && !outcome.outputFlooded) {
-        const reason = outcome.stderr.trim() || `bwrap exited with ${outcome.exitCode ?? outcome.signal}`;
-        return { ...result, error: `bubblewrap could not set up the sandbox: ${reason}` };
+      if (!options.features.tmpfsSize) {
+        return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `${options.features.version} has no --size, so the workspace, /tmp and /dev/shm could not be capped; install bubblewrap 0.7 or later`);
       }
-      return result;
+      const etcPlan = planEtc(etcEntries(checked.certificates), FIRST_DATA_FD);
+      if (typeof etcPlan === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, etcPlan);
+      const copy = planWorkspaceCopy(checked.workdir, checked.readOnlyInWorkdir, BUBBLEWRAP_WORKSPACE, FIRST_DATA_FD + etcPlan.data.length + etcPlan.fds.length);
+      if (typeof copy === 'string') {
+        etcPlan.close();
+        return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, copy);
+      }
+      try {
+        if (copy.writableBytes > checked.limits.workspaceMb * 1024 * 1024) {
+          const mib = (copy.writableBytes / 1024 / 1024).toFixed(1);
+          return {
+            ...notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `the work directory holds ${mib} MiB, more than the workspace cap of ${checked.limits.workspaceMb} MiB, so the command was not started`),
+            capHit: 'workspace',
+            capDetail: `the work directory alone (${mib} MiB) is larger than the workspace (${BUBBLEWRAP_WORKSPACE}, ${checked.limits.workspaceMb} MiB)`,
+          };
+        }
+        const args = bubblewrapArgs(checked, options, { etc: etcPlan.args, workspace: copy.args });
+        if (typeof args === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, args);
+
+        // Who starts bwrap: this process's user; or, as root, the unprivileged host ids, directly,
+        // or from a mount namespace in which the paths out of their reach are reachable.
+        let file = options.bwrapPath;
+        let argv = args;
+        let ids: HostIds | undefined;
+        if (options.hostIds) {
+          const blocked = blockedPaths(bindSources(args), options.hostIds);
+          if (blocked.size === 0) ids = options.hostIds;
+          else if (options.nsenterPath) {
+            const ns = await reachFor(blocked);
+            if (typeof ns === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, ns);
+            file = options.nsenterPath;
+            argv = [...nsenterArgs(ns, options.hostIds), options.bwrapPath, ...args];
+          } else if (options.setprivPath) {
+            argv = [...stageOneArgs(blocked, options.hostIds, options.setprivPath), options.bwrapPath, ...args];
+          } else {
+            return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `the sandbox's host uid ${options.hostIds.uid} cannot reach ${[...blocked.values()].flat().join(', ')}, and neither nsenter nor setpriv (util-linux), which would let it, was found; install util-linux`);
+          }
+        }
+
+        const extraFds: ExtraFd[] = [
+          'collect',
+          'collect',
+          ...etcPlan.data.map((data) => ({ data })),
+          ...[...etcPlan.fds, ...copy.fds].map((fd) => ({ fd })),
+        ];
+        const outcome = await runSupervised({
+          file,
+          args: argv,
+          env: {},
+          cwd: '/',
+          timeoutMs: checked.timeoutMs,
+          outputLimitBytes: checked.outputLimitBytes,
+          floodLimitBytes: checked.outputLimitBytes * OUTPUT_FLOOD_FACTOR,
+          extraFds,
+          ...(ids ? { ids } : {}),
+          now,
+        });
+        const { collected, spawnError, ...rest } = outcome;
+        const result: RunResult = { kind: 'bubblewrap', cwd: BUBBLEWRAP_WORKSPACE, ...rest };
+        if (spawnError !== null) return { ...result, error: `could not start ${file}: ${spawnError}` };
+        // bwrap writes {"exit-code": N} to the status fd once the command has run; without it,
+        // and without a kill of ours, bwrap itself failed to set the sandbox up.
+        const status = collected[0] ?? '';
+        if (!status.includes('"exit-code"') && !outcome.timedOut && !outcome.outputFlooded) {
+          const reason = outcome.stderr.trim() || `bwrap exited with ${outcome.exitCode ?? outcome.signal}`;
+          const full = /No space left on device/.test(reason) ? { capHit: 'workspace' as const, capDetail: describeCap('workspace', checked.limits) } : {};
+          return { ...result, error: `bubblewrap could not set up the sandbox: ${reason}`, ...full };
+        }
+        const cap = findCapHit(result, parseMountReport(collected[1] ?? ''));
+        return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
+      } finally {
+        etcPlan.close();
+        copy.close();
+      }
+    },
+    async dispose() {
+      for (const ns of reach.values()) {
+        const open = await ns;
+        if (typeof open !== 'string') open.close();
+      }
+      reach.clear();
     },
   };
+}
+
+/** What `bubblewrapArgs` lays in besides the spec: the operations that make `/etc` and fill `/workspace`. */
+export interface BubblewrapContents {
+  /** From `planEtc`. */
+  etc: readonly string[];
+  /** From `planWorkspaceCopy`. */
+  workspace: readonly string[];
 }
 
 /**
  * The bwrap argument list for one run, or an error message for a path that cannot be mounted.
  * Exported so the mount plan can be read and tested without running anything.
  */
-export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions): string[] | string {
+export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions, contents: BubblewrapContents): string[] | string {
+  const { limits } = spec;
+  const mib = (n: number) => String(n * 1024 * 1024);
   const args = [
     '--unshare-all',
     '--unshare-user',
     ...(options.features.disableUserns ? ['--disable-userns'] : []),
+    '--uid', String(SANDBOX_UID),
+    '--gid', String(SANDBOX_GID),
     '--cap-drop', 'ALL',
     '--die-with-parent',
     '--new-session',
-    '--hostname', 'sandbox',
+    '--hostname', SANDBOX_HOSTNAME,
   ];
   for (const path of options.systemPaths ?? DEFAULT_SYSTEM_PATHS) {
     const entry = lstatOrNull(path);
@@ -128,14 +245,11 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions)
     if (entry.isSymbolicLink()) args.push('--symlink', readlinkSync(path), path);
     else args.push('--ro-bind', path, path);
   }
+  args.push(...contents.etc);
   args.push('--proc', '/proc', '--dev', '/dev');
-  if (options.features.tmpfsSize) args.push('--size', String((options.tmpSizeMb ?? 256) * 1024 * 1024));
-  args.push('--tmpfs', '/tmp');
-  args.push('--bind', spec.workdir, BUBBLEWRAP_WORKSPACE);
-  // Over the writable work directory, its protected paths read-only (shallowest first).
-  for (const rel of [...spec.readOnlyInWorkdir].sort()) {
-    args.push('--ro-bind', `${spec.workdir}/${rel}`, `${BUBBLEWRAP_WORKSPACE}/${rel}`);
-  }
+  args.push('--size', mib(limits.shmMb), '--tmpfs', CAPPED_MOUNTS.shm, '--remount-ro', '/dev');
+  args.push('--size', mib(limits.tmpMb), '--tmpfs', CAPPED_MOUNTS.tmp);
+  args.push('--size', mib(limits.workspaceMb), '--tmpfs', BUBBLEWRAP_WORKSPACE, ...contents.workspace);
 
   const extra = [...new Set([...spec.pathPrepend, ...spec.readOnlyPaths])].sort();
   for (const path of extra) {
@@ -150,9 +264,18 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions)
   for (const [name, value] of Object.entries(sandboxEnvironment(spec, BUBBLEWRAP_WORKSPACE))) {
     args.push('--setenv', name, value);
   }
-  args.push('--json-status-fd', '3');
-  args.push('--', '/bin/sh', '-c', limitsWrapperScript(spec.limits), 'packet-kit-sandbox', spec.command);
+  args.push('--json-status-fd', String(STATUS_FD));
+  args.push('--', '/bin/sh', '-c', limitsWrapperScript(limits, { processLimit: true, report: true }), 'packet-kit-sandbox', spec.command);
   return args;
+}
+
+/** The host paths an argument list binds (the sources of `--ro-bind`), all before `--clearenv`. */
+function bindSources(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length && args[i] !== '--clearenv'; i++) {
+    if (args[i] === '--ro-bind') out.push(args[i + 1]!);
+  }
+  return out;
 }
 
 function lstatOrNull(path: string): Stats | null {

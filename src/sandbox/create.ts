@@ -1,4 +1,5 @@
 import { createBubblewrapSandbox, probeBubblewrap, type BubblewrapOptions } from './bubblewrap.ts';
+import { DEFAULT_HOST_IDS, type HostIds } from './host-user.ts';
 import { findExecutable } from './interpreters.ts';
 import { selfTest, type SelfTestReport } from './self-test.ts';
 import type { Sandbox, SandboxMounts } from './types.ts';
@@ -21,6 +22,13 @@ export interface CreateSandboxOptions {
   selfTestMounts?: SandboxMounts;
   /** Passed to the bubblewrap sandbox. */
   systemPaths?: BubblewrapOptions['systemPaths'];
+  /**
+   * This process's effective uid; default `process.geteuid()` at call time. As root (0), bwrap
+   * is started as `hostIds` so that the sandbox's processes are not root on the host.
+   */
+  euid?: number;
+  /** The unprivileged host ids bwrap runs as when `euid` is 0; default `DEFAULT_HOST_IDS`. */
+  hostIds?: HostIds;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
@@ -63,7 +71,8 @@ export type CreateSandboxResult =
     };
 
 const HINT =
-  'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and make sure user namespaces are allowed, ' +
+  'Install bubblewrap 0.7 or later (Debian/Ubuntu: apt-get install bubblewrap) and make sure unprivileged user namespaces are allowed ' +
+  '(the sandbox runs as an unprivileged uid even when the kit runs as root), ' +
   'or pass the explicit unconfined flag to run trees you wrote yourself without isolation.';
 
 /**
@@ -77,9 +86,16 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
 
   const features = bwrapPath === null ? 'no bwrap executable on PATH' : await probeBubblewrap(bwrapPath);
   if (bwrapPath !== null && typeof features !== 'string') {
+    const asRoot = (options.euid ?? process.geteuid?.() ?? -1) === 0;
+    const utilPath = `${options.searchPath ?? '/usr/bin:/bin'}:/usr/bin:/bin`;
+    const nsenterPath = asRoot ? findExecutable('nsenter', utilPath) : null;
+    const setprivPath = asRoot ? findExecutable('setpriv', utilPath) : null;
     const sandbox = createBubblewrapSandbox({
       bwrapPath,
       features,
+      ...(asRoot ? { hostIds: options.hostIds ?? DEFAULT_HOST_IDS } : {}),
+      ...(nsenterPath ? { nsenterPath } : {}),
+      ...(setprivPath ? { setprivPath } : {}),
       ...(options.systemPaths ? { systemPaths: options.systemPaths } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
@@ -88,6 +104,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
       ...(options.selfTestMounts ? { mounts: options.selfTestMounts } : {}),
     });
     if (report.ok) return { ok: true, sandbox, selfTest: report, notice: null };
+    await sandbox.dispose?.();
     const failed = report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`);
     failure = {
       reason: 'self-test-failed',

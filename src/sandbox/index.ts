@@ -1,6 +1,10 @@
 /** Public surface of the sandbox: run untrusted commands in isolation. */
-export type { ResourceLimits, RunResult, RunSpec, Sandbox, SandboxKind, SandboxMounts } from './types.ts';
-export { DEFAULT_LIMITS } from './limits.ts';
+export type { ResourceLimits, RunResult, RunSpec, Sandbox, SandboxCap, SandboxKind, SandboxMounts } from './types.ts';
+export { DEFAULT_LIMITS, LIMIT_MAXIMA } from './limits.ts';
+export { CAP_FIELDS, capFix, capsToRunSpec, describeCap, type SandboxCaps } from './caps.ts';
+export { SANDBOX_GID, SANDBOX_UID } from './etc.ts';
+export { DEFAULT_HOST_IDS, type HostIds } from './host-user.ts';
+export { createScratchRoot, removeStaleScratch, SCRATCH_MARKER, SCRATCH_PREFIX, type ScratchOptions, type ScratchRoot } from './scratch.ts';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIMEOUT_MS } from './run-spec.ts';
 export {
   BUBBLEWRAP_WORKSPACE,
@@ -11,7 +15,7 @@ export {
   type BubblewrapOptions,
 } from './bubblewrap.ts';
 export { createUnconfinedSandbox, type UnconfinedOptions } from './unconfined.ts';
-export { selfTest, type SelfTestCheck, type SelfTestOptions, type SelfTestReport } from './self-test.ts';
+export { PROBE_LIMITS, selfTest, type SelfTestCheck, type SelfTestOptions, type SelfTestReport } from './self-test.ts';
 export { createSandbox, type CreateSandboxOptions, type CreateSandboxResult, type SandboxUnavailable } from './create.ts';
 export {
   createInterpreterResolver,

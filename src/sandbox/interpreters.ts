@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SandboxMounts } from './types.ts';
 
@@ -126,6 +126,8 @@ async function resolvePython(context: InterpreterContext): Promise<PythonInterpr
   const binDir = dirname(executable);
   const libraryPaths = outermost([...paths, binDir]);
   const shimDir = await mkdtemp(join(context.tmpDir, 'packet-kit-python-'));
+  // Two links and nothing else: the sandbox's unprivileged uid must be able to look them up.
+  await chmod(shimDir, 0o755);
   await symlink(executable, join(shimDir, 'python3'));
   await symlink(executable, join(shimDir, 'python'));
   return {

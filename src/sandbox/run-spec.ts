@@ -32,6 +32,8 @@ export interface CheckedRunSpec {
   readOnlyPaths: readonly string[];
   /** Relative paths inside the work directory, each an existing file or folder reached without a symlink. */
   readOnlyInWorkdir: readonly string[];
+  /** Show the host's CA certificates. */
+  certificates: boolean;
 }
 
 /** Node fires longer timers at once, so they are refused. */
@@ -85,6 +87,7 @@ export function checkRunSpec(spec: RunSpec): CheckedRunSpec | string {
     pathPrepend,
     readOnlyPaths,
     readOnlyInWorkdir,
+    certificates: spec.certificates === true,
   };
 }
 

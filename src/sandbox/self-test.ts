@@ -8,7 +8,10 @@ import type { Sandbox, SandboxMounts } from './types.ts';
 
 /** One confinement check. */
 export interface SelfTestCheck {
-  /** Stable name: `network`, `write-outside`, `environment`, `write-inside`, or `run`. */
+  /**
+   * Stable name: `network`, `write-outside`, `environment`, `write-inside`, `uid`, `etc`,
+   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, or `run`.
+   */
   name: string;
   /** The sandbox held (or, for `write-inside`, allowed what it must). */
   ok: boolean;
@@ -29,20 +32,33 @@ export interface SelfTestOptions {
   /** Where to make the scratch directories; default `os.tmpdir()` at call time. */
   tmpDir?: string;
   /**
-   * Paths that give the command a TCP client (an interpreter's mounts). Without them the
-   * network probe uses `python3` or `bash` from the system paths, if there is one.
+   * Paths that give the command a TCP client (an interpreter's mounts), for a system without
+   * `bash`: the network probe uses bash's /dev/tcp (a few milliseconds), else `python3`.
    */
   mounts?: SandboxMounts;
   /** Wall-clock limit of the probe run; default 15 000 ms. */
   timeoutMs?: number;
 }
 
+/** The caps of the probe run: small, so that filling them is quick. */
+export const PROBE_LIMITS = Object.freeze({ processes: 8, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
+/** What the probe tries to write into each capped mount: twice the cap. */
+const FILL_BYTES = 2 * 1024 * 1024;
+/** How many background processes the probe tries to start: three times the cap. */
+const FORK_TRIES = 3 * PROBE_LIMITS.processes;
+
 /**
- * Proves confinement by attack, in one run: (a) connect to a TCP server the host opened on
- * 127.0.0.1 (must fail, and the server must see nothing); (b) write into a host directory
- * made visible read-only, after trying to remount it read-write (must fail, and no file may
- * appear on the host); (c) read the environment while the host process holds a canary
- * variable (must not leak); (d) write into the work directory (must work).
+ * Proves confinement by attack, in one run with small caps (`PROBE_LIMITS`): (a) connect to a
+ * TCP server the host opened on 127.0.0.1 (must fail, and the server must see nothing);
+ * (b) write into a host directory made visible read-only, after trying to remount it
+ * read-write (must fail, and no file may appear on the host), and `/`, `/etc`, `/usr` and
+ * `/dev` must not be writable; (c) read the environment while the host process holds a canary
+ * variable (must not leak); (d) read a file of the work directory and write a new one (must
+ * work); (e) the uid
+ * inside is not 0 and holds no capability; (f) no shadow file is there to read, and
+ * `/etc/passwd` lists no host user; (g) start more processes than the cap (must stop below
+ * it: a run whose processes were root on the host would not be stopped); (h) write twice the
+ * cap into `/workspace`, `/tmp` and `/dev/shm` (each must stop at its cap).
  *
  * For (c) the canary is set in `process.env` for the duration of the run and removed after:
  * an implementation that forgot to clear the environment would inherit it from there.
@@ -53,17 +69,21 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
   const outside = await mkdtemp(join(base, 'packet-kit-selftest-outside-'));
   const canaryName = `PACKET_KIT_SELFTEST_CANARY_${randomBytes(4).toString('hex').toUpperCase()}`;
   const canaryValue = `canary-${randomBytes(12).toString('hex')}`;
+  const seed = `seed-${randomBytes(6).toString('hex')}`;
+  const tag = randomBytes(6).toString('hex');
   const listener = await listenOnLoopback();
   try {
     await writeFile(join(outside, 'host-file.txt'), 'host\n');
+    await writeFile(join(workdir, 'seed.txt'), `${seed}\n`);
     process.env[canaryName] = canaryValue;
     let result;
     try {
       result = await sandbox.run({
         workdir,
         command: PROBE_COMMAND,
-        env: { PROBE_PORT: String(listener.port), PROBE_OUTSIDE: outside },
+        env: { PROBE_PORT: String(listener.port), PROBE_OUTSIDE: outside, PROBE_FILL: String(FILL_BYTES), PROBE_FORKS: String(FORK_TRIES), PROBE_TAG: tag },
         timeoutMs: options.timeoutMs ?? 15_000,
+        limits: PROBE_LIMITS,
         pathPrepend: options.mounts?.pathPrepend ?? [],
         readOnlyPaths: [...(options.mounts?.readOnlyPaths ?? []), outside],
       });
@@ -94,7 +114,7 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
       ok: answer('outside') === 'denied' && !wroteOutside,
       detail: wroteOutside
         ? `a file appeared in the host directory ${outside}`
-        : `writing into the host directory ${outside}: ${answer('outside')}`,
+        : `writing into the host directory ${outside}, /etc, /dev and /usr: ${answer('outside')}`,
     });
     const leaked = result.stdout.includes(canaryValue) || answer('canary') !== 'absent';
     checks.push({
@@ -102,15 +122,42 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
       ok: !leaked,
       detail: leaked ? `the host variable ${canaryName} is visible inside` : `the host variable ${canaryName} is not visible inside`,
     });
-    const insideText = existsSync(join(workdir, 'inside.txt')) ? readFileSync(join(workdir, 'inside.txt'), 'utf8') : '';
+    const inside = answer('inside');
     checks.push({
       name: 'write-inside',
-      ok: answer('inside') === 'wrote' && insideText === 'probe\n',
-      detail:
-        insideText === 'probe\n'
-          ? 'a file written in the work directory reached the host'
-          : `writing in the work directory: ${answer('inside')}, host saw ${JSON.stringify(insideText)}`,
+      ok: inside === `read ${seed}, wrote`,
+      detail: inside === `read ${seed}, wrote` ? 'a file of the work directory was readable inside, and a new one writable' : `in the work directory: ${inside}`,
     });
+    const uid = answer('uid');
+    const caps = answer('caps');
+    checks.push({
+      name: 'uid',
+      ok: /^\d+$/.test(uid) && uid !== '0' && /^0+$/.test(caps),
+      detail: `the command runs as uid ${uid} with capabilities ${caps}`,
+    });
+    const etc = answer('etc');
+    checks.push({ name: 'etc', ok: etc === 'clean', detail: etc === 'clean' ? 'no shadow file inside, and /etc/passwd lists only the sandbox user' : `in /etc: ${etc}` });
+    const forks = Number(answer('forks'));
+    checks.push({
+      name: 'processes',
+      ok: Number.isInteger(forks) && forks > 0 && forks < PROBE_LIMITS.processes,
+      detail:
+        `with a cap of ${PROBE_LIMITS.processes} processes, ${answer('forks')} of ${FORK_TRIES} background processes started` +
+        (forks >= PROBE_LIMITS.processes ? ' (RLIMIT_NPROC does not hold them: are they root on the host?)' : ''),
+    });
+    for (const [name, file, cap] of [
+      ['workspace-size', `fill-${tag}`, PROBE_LIMITS.workspaceMb],
+      ['tmp-size', `/tmp/fill-${tag}`, PROBE_LIMITS.tmpMb],
+      ['shm-size', `/dev/shm/fill-${tag}`, PROBE_LIMITS.shmMb],
+    ] as const) {
+      const size = lines.find((line) => line.startsWith(`size:${file} `))?.split(' ')[1];
+      const bytes = Number(size);
+      checks.push({
+        name,
+        ok: Number.isInteger(bytes) && bytes > 0 && bytes <= cap * 1024 * 1024,
+        detail: `writing ${FILL_BYTES} bytes into ${file} with a cap of ${cap} MiB: ${size === undefined ? 'no answer' : `${size} bytes written`}`,
+      });
+    }
     return { ok: checks.every((check) => check.ok), checks };
   } finally {
     await listener.close();
@@ -119,13 +166,45 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
   }
 }
 
-/** Each probe prints `key:answer`. The canary name is found by prefix, so the script need not know it. */
+/**
+ * Each probe prints `key:answer`. The canary name is found by prefix, so the script need not
+ * know it. Everything but the network client, the fills and their sizes, the FIFO and the
+ * fork loop's shell is a shell builtin, to keep the probe fast; nothing is written outside the
+ * work directory and the probe's own scratch folder but the fills, which an unconfined run
+ * removes. The fork loop runs in its own shell, since a shell whose fork fails gives up; its
+ * background processes wait on a FIFO and end with the sandbox.
+ */
 const PROBE_COMMAND = String.raw`
-if env | grep -q '^PACKET_KIT_SELFTEST_CANARY_'; then echo canary:present; else echo canary:absent; fi
-if echo probe > inside.txt 2>/dev/null; then echo inside:wrote; else echo inside:failed; fi
+case "$(export -p)" in *PACKET_KIT_SELFTEST_CANARY_*) echo canary:present;; *) echo canary:absent;; esac
+seed=unread
+if { read -r seed < seed.txt; } 2>/dev/null && echo probe > inside.txt 2>/dev/null && { read -r back < inside.txt; } && [ "$back" = probe ]; then
+  echo "inside:read $seed, wrote"
+else
+  echo "inside:failed (seed: $seed)"
+fi
+while read -r key value _; do
+  case "$key" in Uid:) echo "uid:$value";; CapEff:) echo "caps:$value";; esac
+done < /proc/self/status
+etc=clean
+while IFS=: read -r name _ uid _; do
+  case "$uid" in 1000|65534) ;; *) etc="/etc/passwd lists $name ($uid)";; esac
+done < /etc/passwd
+for f in /etc/shadow /etc/gshadow /etc/shadow- /etc/gshadow-; do
+  if [ -e "$f" ] || [ -L "$f" ]; then
+    if ( : < "$f" ) 2>/dev/null; then etc="$f is readable"; else etc="$f is there"; fi
+  fi
+done
+echo "etc:$etc"
 mount -o remount,bind,rw "$PROBE_OUTSIDE" >/dev/null 2>&1
-if (echo escaped > "$PROBE_OUTSIDE/escaped.txt") 2>/dev/null; then echo outside:wrote; else echo outside:denied; fi
-if command -v python3 >/dev/null 2>&1; then
+outside=denied
+if (echo escaped > "$PROBE_OUTSIDE/escaped.txt") 2>/dev/null; then outside="wrote into $PROBE_OUTSIDE"; fi
+for dir in / /etc /usr /dev; do
+  if [ -w "$dir" ]; then outside="$dir is writable"; fi
+done
+echo "outside:$outside"
+if command -v bash >/dev/null 2>&1; then
+  if bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$PROBE_PORT"' 2>/dev/null; then echo network:connected; else echo "network:refused (bash /dev/tcp)"; fi
+elif command -v python3 >/dev/null 2>&1; then
   python3 -c '
 import socket, sys
 try:
@@ -134,11 +213,19 @@ try:
 except OSError as error:
     print("network:refused (" + type(error).__name__ + ")")
 ' "$PROBE_PORT"
-elif command -v bash >/dev/null 2>&1; then
-  if bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$PROBE_PORT"' 2>/dev/null; then echo network:connected; else echo "network:refused (bash /dev/tcp)"; fi
 else
-  echo "network:untested (no python3 or bash inside to open a socket)"
+  echo "network:untested (no bash or python3 inside to open a socket)"
 fi
+tag=$PROBE_TAG
+head -c "$PROBE_FILL" /dev/zero 2>/dev/null | tee "/tmp/fill-$tag" "/dev/shm/fill-$tag" > "fill-$tag" 2>/dev/null
+stat -c 'size:%n %s' "fill-$tag" "/tmp/fill-$tag" "/dev/shm/fill-$tag" 2>/dev/null
+mkfifo "/tmp/forks-$tag" 2>/dev/null
+forks=$(/bin/sh -c 'exec 3<>"$1"; i=0; while [ $i -lt "$PROBE_FORKS" ]; do ( read -r _ <&3 ) >/dev/null 2>&1 & i=$((i+1)); echo $i; done' probe "/tmp/forks-$tag" 2>/dev/null)
+last=none
+for n in $forks; do last=$n; done
+echo "forks:$last"
+# Outside a sandbox (the unconfined one, which the tests also probe) the fills are the host's: remove them.
+if [ "$PWD" != /workspace ]; then rm -f "/tmp/fill-$tag" "/dev/shm/fill-$tag" "/tmp/forks-$tag"; fi
 exit 0
 `;
 

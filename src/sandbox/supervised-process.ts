@@ -17,11 +17,20 @@ export interface SupervisedSpawn {
   outputLimitBytes: number;
   /** Total bytes on one stream after which the group is killed. */
   floodLimitBytes: number;
-  /** Open a third pipe as fd 3 and collect what the child writes to it (bwrap's status). */
-  statusPipe: boolean;
+  /**
+   * Descriptors for the child from fd 3 on, in order: `collect` opens a pipe and keeps what the
+   * child writes to it (at most 64 KiB); `{ fd }` hands over an open host descriptor; `{ data }`
+   * opens a pipe, writes the text and closes it (the child reads it to its end).
+   */
+  extraFds?: readonly ExtraFd[];
+  /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
+  ids?: { uid: number; gid: number };
   /** Monotonic clock in milliseconds. */
   now: () => number;
 }
+
+/** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
+export type ExtraFd = 'collect' | { fd: number } | { data: string };
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
@@ -43,8 +52,8 @@ export interface SupervisedOutcome {
   stderrTruncated: boolean;
   /** Spawn to end of output, by `now`. */
   durationMs: number;
-  /** Everything written to fd 3 (empty without `statusPipe`). */
-  status: string;
+  /** What the child wrote to each `collect` descriptor, by its index in `extraFds` (others: empty). */
+  collected: string[];
   /** The process could not be started. */
   spawnError: string | null;
 }
@@ -62,11 +71,13 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
+      const extra = options.extraFds ?? [];
       child = spawn(options.file, [...options.args], {
         cwd: options.cwd,
         env: { ...options.env },
         detached: true,
-        stdio: options.statusPipe ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe', ...extra.map((x) => (typeof x === 'object' && 'fd' in x ? x.fd : 'pipe'))],
+        ...(options.ids ? { uid: options.ids.uid, gid: options.ids.gid } : {}),
       });
     } catch (error) {
       resolve(notStarted(error, options.now() - started));
@@ -75,7 +86,6 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
 
     const stdout = new CappedSink(options.outputLimitBytes);
     const stderr = new CappedSink(options.outputLimitBytes);
-    const status: Buffer[] = [];
     let timedOut = false;
     let outputFlooded = false;
     let exit: { code: number | null; signal: string | null } | null = null;
@@ -103,11 +113,19 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     };
     watch(child.stdout, stdout);
     watch(child.stderr, stderr);
-    const statusStream = child.stdio[3] as Readable | null | undefined;
-    statusStream?.on('data', (chunk: Buffer) => {
-      if (status.length < 64) status.push(chunk);
+    const extra = options.extraFds ?? [];
+    const collected: Buffer[][] = extra.map(() => []);
+    extra.forEach((x, i) => {
+      const stream = child.stdio[3 + i] as (Readable & { end?: (text: string) => void }) | null | undefined;
+      stream?.on('error', () => {});
+      if (x === 'collect') {
+        stream?.on('data', (chunk: Buffer) => {
+          if (collected[i]!.reduce((n, b) => n + b.length, 0) < 64 * 1024) collected[i]!.push(chunk);
+        });
+      } else if ('data' in x) {
+        stream?.end?.(x.data);
+      }
     });
-    statusStream?.on('error', () => {});
 
     const timer = setTimeout(() => {
       timedOut = true;
@@ -130,7 +148,7 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
         stdoutTruncated: stdout.truncated,
         stderrTruncated: stderr.truncated,
         durationMs: Math.max(0, options.now() - started),
-        status: Buffer.concat(status).toString('utf8'),
+        collected: collected.map((chunks) => Buffer.concat(chunks).toString('utf8')),
         spawnError,
       });
     };
@@ -160,7 +178,7 @@ function notStarted(error: unknown, durationMs: number): SupervisedOutcome {
     stdoutTruncated: false,
     stderrTruncated: false,
     durationMs,
-    status: '',
+    collected: [],
     spawnError: error instanceof Error ? error.message : String(error),
   };
 }

@@ -9,27 +9,61 @@
 export type SandboxKind = 'bubblewrap' | 'unconfined';
 
 /**
- * Resource limits applied with `ulimit` (hard and soft) to the shell that runs the command,
- * and inherited by everything it starts. A limit that cannot be applied fails the run
- * (exit code 125, message on stderr) rather than running without it.
+ * What one run may use. The rlimits are applied with `ulimit` to the shell that runs the
+ * command, and inherited by everything it starts; a limit that cannot be applied fails the
+ * run (exit code 125, message on stderr) rather than running without it. The sizes are those
+ * of the sandbox's own tmpfs mounts. Defaults in `DEFAULT_LIMITS`; no value may exceed
+ * `LIMIT_MAXIMA`.
  */
 export interface ResourceLimits {
-  /** CPU time in seconds per process (RLIMIT_CPU). The process gets SIGXCPU when it runs out. */
+  /**
+   * CPU time in seconds per process (RLIMIT_CPU). The process gets SIGXCPU when it runs out,
+   * and SIGKILL one second later if it ignored that.
+   */
   cpuSeconds: number;
-  /** Virtual address space in MiB per process (RLIMIT_AS). Allocations beyond it fail. */
+  /**
+   * Memory per process: virtual address space in MiB (RLIMIT_AS). Allocations beyond it fail.
+   * The tmpfs mounts are capped apart (`workspaceMb`, `tmpMb`, `shmMb`), so a run's memory is at
+   * most its processes' plus those three sizes.
+   */
   addressSpaceMb: number;
-  /** Largest file a process may write, in MiB (RLIMIT_FSIZE). Writing past it raises SIGXFSZ. */
+  /** Largest file a process may write, in MiB (RLIMIT_FSIZE). Writing past it fails (EFBIG) or raises SIGXFSZ. */
   fileSizeMb: number;
   /** Open file descriptors per process (RLIMIT_NOFILE). */
   openFiles: number;
+  /**
+   * Processes and threads the run may have at once (RLIMIT_NPROC). Bubblewrap counts them in the
+   * run's own user namespace under an unprivileged uid, so each run has its own budget; a fork
+   * past it fails with EAGAIN. The unconfined sandbox does not apply it (there it would count
+   * every process of the host user).
+   */
+  processes: number;
+  /** Size in MiB of the work directory as the command sees it (a tmpfs at `/workspace`); a write past it fails with ENOSPC. */
+  workspaceMb: number;
+  /** Size in MiB of the private `/tmp` (a tmpfs). */
+  tmpMb: number;
+  /** Size in MiB of the private `/dev/shm` (a tmpfs). */
+  shmMb: number;
 }
+
+/**
+ * A cap a run ran into, as far as the sandbox can tell: a full tmpfs (`workspace`, `tmp`,
+ * `shm`), a fork that failed for the process cap (`processes`), an allocation that failed for
+ * the memory cap (`memory`), a file past the file-size cap (`fileSize`), the CPU-time cap
+ * (`cpu`), the open-files cap (`openFiles`). The wall-clock timeout and the output cap have
+ * their own flags (`timedOut`, `outputFlooded`).
+ */
+export type SandboxCap = 'processes' | 'workspace' | 'tmp' | 'shm' | 'memory' | 'fileSize' | 'cpu' | 'openFiles';
 
 /** What to run, where, and under which limits. */
 export interface RunSpec {
   /**
-   * Absolute host path of the work directory: the only writable place (besides a private,
-   * size-capped `/tmp`) and the command's cwd and `HOME`. Bubblewrap mounts it at
-   * `/workspace`; the unconfined sandbox runs in place. Must exist.
+   * Absolute host path of the work directory, the command's cwd and `HOME`. Must exist.
+   * Bubblewrap copies its files and folders (modes kept, times not) into a size-capped tmpfs at
+   * `/workspace` before the command starts: the command writes there (and in a capped `/tmp`
+   * and `/dev/shm`) and nowhere else, and its writes are gone when the run ends; the host
+   * directory is never changed by the run. Only regular files, folders and symlinks (copied as
+   * links) are taken; anything else is refused. The unconfined sandbox runs in place.
    */
   workdir: string;
   /** Shell command, run as `/bin/sh -c command` from the work directory. */
@@ -64,12 +98,17 @@ export interface RunSpec {
   readOnlyPaths?: readonly string[];
   /**
    * Paths inside the work directory (relative, files or folders, no `..`, no symlink on the
-   * way) that the command may read but not change: bubblewrap binds each read-only over the
-   * writable work directory, so a write, a delete or a rename of it fails. A folder bound this
+   * way) that the command may read but not change: bubblewrap mounts each read-only inside the
+   * writable `/workspace`, so a write, a delete or a rename of it fails. A folder mounted this
    * way also refuses new files. The unconfined sandbox cannot enforce this and leaves them
    * writable; the caller checks them after the run either way.
    */
   readOnlyInWorkdir?: readonly string[];
+  /**
+   * Show the host's CA certificates (`/etc/ssl/certs`, `/etc/ssl/openssl.cnf`) read-only, for
+   * code that builds TLS contexts. Off by default: `/etc` holds only what interpreters need.
+   */
+  certificates?: boolean;
 }
 
 /** What happened. Every field is present whatever the outcome. */
@@ -102,6 +141,17 @@ export interface RunResult {
    * read `exitCode`.
    */
   error?: string;
+  /**
+   * A cap the run ran into, when the sandbox can tell (see `SandboxCap`): from the tmpfs
+   * mounts found full after a failed command, from the exit status (SIGXFSZ, SIGXCPU), or from
+   * the errors the command printed (EAGAIN on fork, ENOMEM, EMFILE, ENOSPC, EFBIG). Set only on
+   * a run that did not succeed; with `error` set too, the run never started because the work
+   * directory alone is larger than the workspace cap. Best effort: a command can hide its
+   * errors, so a missing `capHit` does not prove no cap was hit.
+   */
+  capHit?: SandboxCap;
+  /** `capHit` in a sentence that names the cap and its value, e.g. "the workspace (/workspace, 8 MiB) is full". */
+  capDetail?: string;
 }
 
 /** Runs commands in isolation. Create one with `createSandbox`. */
@@ -110,6 +160,11 @@ export interface Sandbox {
   readonly kind: SandboxKind;
   /** Runs one command. Never rejects: failures to start come back in `RunResult.error`. */
   run(spec: RunSpec): Promise<RunResult>;
+  /**
+   * Lets go of what the sandbox holds between runs (bubblewrap, started by root: the processes
+   * that hold its mount namespaces). Optional; they end with this process anyway.
+   */
+  dispose?(): Promise<void>;
 }
 
 /** Paths to make visible inside a sandbox, e.g. for an interpreter; spread into a `RunSpec`. */

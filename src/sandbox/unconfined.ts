@@ -1,3 +1,4 @@
+import { describeCap, findCapHit } from './caps.ts';
 import { limitsWrapperScript } from './limits.ts';
 import { checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment } from './run-spec.ts';
 import { runSupervised } from './supervised-process.ts';
@@ -11,11 +12,14 @@ export interface UnconfinedOptions {
 
 /**
  * The same contract with no isolation, for machines without bubblewrap when the user passed
- * an explicit flag: the command sees the whole filesystem and network. It still gets a
- * cleared environment, the ulimits, the timeout, capped output, and a SIGKILL to its process
- * group when it ends (a process that leaves the group with `setsid` escapes that; bubblewrap's
- * pid namespace does not let it). `readOnlyPaths` is ignored: everything is already visible.
- * Only for trees the user wrote; never for model replies or submissions unless they said so.
+ * an explicit flag: the command sees the whole filesystem and network, runs as the host user,
+ * and writes in the work directory in place. It still gets a cleared environment, the CPU,
+ * memory, file-size and open-file rlimits, the timeout, capped output, and a SIGKILL to its
+ * process group when it ends (a process that leaves the group with `setsid` escapes that;
+ * bubblewrap's pid namespace does not let it). The process cap and the tmpfs sizes are not
+ * applied (there is no tmpfs, and RLIMIT_NPROC would count every process of the host user);
+ * `readOnlyPaths`, `readOnlyInWorkdir` and `certificates` are ignored. Only for trees the user
+ * wrote; never for model replies or submissions unless they said so.
  */
 export function createUnconfinedSandbox(options: UnconfinedOptions = {}): Sandbox {
   const now = options.now ?? (() => performance.now());
@@ -32,12 +36,13 @@ export function createUnconfinedSandbox(options: UnconfinedOptions = {}): Sandbo
         timeoutMs: checked.timeoutMs,
         outputLimitBytes: checked.outputLimitBytes,
         floodLimitBytes: checked.outputLimitBytes * OUTPUT_FLOOD_FACTOR,
-        statusPipe: false,
         now,
       });
-      const { status: _status, spawnError, ...rest } = outcome;
+      const { collected: _collected, spawnError, ...rest } = outcome;
       const result: RunResult = { kind: 'unconfined', cwd: checked.workdir, ...rest };
-      return spawnError === null ? result : { ...result, error: `could not start /bin/sh: ${spawnError}` };
+      if (spawnError !== null) return { ...result, error: `could not start /bin/sh: ${spawnError}` };
+      const cap = findCapHit(result, []);
+      return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
     },
   };
 }

@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import type { RehearsalReport } from '../../src/rehearse/report.ts';
+import { SCRATCH_MARKER, SCRATCH_PREFIX } from '../../src/sandbox/scratch.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
 /**
@@ -71,6 +74,11 @@ beforeAll(async () => {
   // A sample whose tests hang: killed at the time limit, reported as a defect.
   await t.add('sample-hangs');
   await t.write('sample-hangs', `sample/${DURATION}`, (await t.read('sample-hangs', `sample/${DURATION}`)) + '\nimport time\nwhile True:\n    time.sleep(1)\n');
+
+  // A sample that writes more than the packet's own workspace cap (1 MiB): the cap is named.
+  await t.add('sample-fills-workspace');
+  await t.edit('sample-fills-workspace', 'prompt.mdx', 'changelog:', 'sandbox:\n  workspaceMb: 1\nchangelog:');
+  await t.write('sample-fills-workspace', `sample/${DURATION}`, (await t.read('sample-fills-workspace', `sample/${DURATION}`)) + '\nwith open("cache.bin", "wb") as f:\n    f.write(b"0" * 4 * 1024 * 1024)\n');
 
   const io = memoryIo(t.root, { env: process.env });
   exitCode = await runCli(['rehearse', '--no-cache', '--timeout', '3', '--report', 'report.json'], io);
@@ -182,8 +190,30 @@ describe('packet rehearse on planted defects', () => {
     expect(sample.defect).toContain('PK411');
   });
 
+  it("names the sandbox cap a sample ran into, and the packet's field that raises it", () => {
+    const sample = packet('sample-fills-workspace').checks.find((c) => c.id === 'sample')!;
+    expect(sample.ok).toBe(false);
+    expect(sample.code).toBe('PK443');
+    const cap = sample.findings!.find((f) => f.code === 'PK402')!;
+    expect(cap.message).toContain('A test run hit a cap of the sandbox: the workspace (/workspace, 1 MiB) is full.');
+    expect(cap.hint).toContain('raise sandbox.workspaceMb in prompt.mdx (at most 2048)');
+  });
+
+  it('leaves no scratch root of its own behind', () => {
+    const mine = readdirSync(tmpdir())
+      .filter((name) => name.startsWith(SCRATCH_PREFIX))
+      .filter((name) => {
+        try {
+          return JSON.parse(readFileSync(path.join(tmpdir(), name, SCRATCH_MARKER), 'utf8')).pid === process.pid;
+        } catch {
+          return false;
+        }
+      });
+    expect(mine).toEqual([]);
+  });
+
   it('summarises defects in words on the console', () => {
-    expect(stdout).toMatch(/12 packets: 2 fail closed, 10 with defects, 0 inconclusive/);
+    expect(stdout).toMatch(/13 packets: 2 fail closed, 11 with defects, 0 inconclusive/);
     expect(stdout).toContain('starter-green:\n  - PK440 The starter passes its visible tests');
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,9 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BUBBLEWRAP_WORKSPACE,
+  createBubblewrapSandbox,
   createInterpreterResolver,
   createSandbox,
   createUnconfinedSandbox,
+  DEFAULT_HOST_IDS,
+  findExecutable,
+  probeBubblewrap,
   selfTest,
   type PythonInterpreter,
   type RunSpec,
@@ -35,6 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await bwrap?.dispose?.();
   await resolver.dispose();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
@@ -105,6 +111,12 @@ describe('bubblewrap sandbox', () => {
       ['write-outside', true],
       ['environment', true],
       ['write-inside', true],
+      ['uid', true],
+      ['etc', true],
+      ['processes', true],
+      ['workspace-size', true],
+      ['tmp-size', true],
+      ['shm-size', true],
     ]);
   });
 
@@ -159,14 +171,37 @@ describe('bubblewrap sandbox', () => {
       `mount -o remount,bind,rw ${outside} 2>/dev/null`,
       `echo escaped > ${outside}/escaped.txt || echo denied-outside`,
       'echo escaped > /etc/packet-kit-escaped.txt || echo denied-etc',
-      'echo fine > inside.txt && echo wrote-inside',
+      'echo escaped > /dev/packet-kit-escaped.txt || echo denied-dev',
+      'echo fine > inside.txt && cat inside.txt',
     ].join('\n');
     const work = tempDir('work');
     const result = await bwrap.run(spec(command, { workdir: work, readOnlyPaths: [...python.mounts.readOnlyPaths, outside] }));
-    expect(result.stdout).toBe('denied-outside\ndenied-etc\nwrote-inside\n');
+    expect(result.stdout).toBe('denied-outside\ndenied-etc\ndenied-dev\nfine\n');
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
     expect(existsSync('/etc/packet-kit-escaped.txt')).toBe(false);
-    expect(readFileSync(join(work, 'inside.txt'), 'utf8')).toBe('fine\n');
+    // The work directory is a copy inside the sandbox: the host's stays as it was.
+    expect(readdirSync(work)).toEqual([]);
+  });
+
+  it('copies the work directory in, modes and links kept, and never writes back', async () => {
+    const work = tempDir('copy');
+    mkdirSync(join(work, 'src', 'empty'), { recursive: true });
+    writeFileSync(join(work, 'src', 'run.sh'), '#!/bin/sh\necho ran\n', { mode: 0o755 });
+    writeFileSync(join(work, 'notes.txt'), 'original\n');
+    symlinkSync('notes.txt', join(work, 'link.txt'));
+    const command = 'src/run.sh; cat link.txt; [ -d src/empty ] && echo empty-kept; echo changed > notes.txt; rm src/run.sh; echo new > new.txt; ls';
+    const result = await bwrap.run(spec(command, { workdir: work }));
+    expect(result.stdout).toBe('ran\noriginal\nempty-kept\nlink.txt\nnew.txt\nnotes.txt\nsrc\n');
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('original\n');
+    expect(readdirSync(work).sort()).toEqual(['link.txt', 'notes.txt', 'src']);
+    expect(existsSync(join(work, 'src', 'run.sh'))).toBe(true);
+  });
+
+  it('refuses a work directory holding a FIFO, as data', async () => {
+    const work = tempDir('fifo');
+    execFileSync('mkfifo', [join(work, 'pipe')]);
+    const result = await bwrap.run(spec('true', { workdir: work }));
+    expect(result.error).toBe('the work directory holds pipe, which is neither a file, a folder nor a symlink');
   });
 
   it('shows no host file that was not mounted: not the repository, not host temp files', async () => {
@@ -226,16 +261,19 @@ describe('bubblewrap sandbox', () => {
 
   it('applies the rlimits, and the command cannot raise them', async () => {
     const work = tempDir('limits');
-    const limits = { cpuSeconds: 7, addressSpaceMb: 1024, fileSizeMb: 1, openFiles: 64 };
+    const limits = { cpuSeconds: 7, addressSpaceMb: 1024, fileSizeMb: 1, openFiles: 64, processes: 50 };
     const command = [
-      'ulimit -t; ulimit -v; ulimit -n',
+      'ulimit -t; ulimit -v; ulimit -n; ulimit -u 2>/dev/null || ulimit -p',
       'ulimit -n 4096 2>/dev/null && echo raised || echo not-raised',
-      'head -c 3000000 /dev/zero > big.bin',
+      '(head -c 3000000 /dev/zero > big.bin); status=$?',
+      'stat -c %s big.bin',
+      'exit $status',
     ].join('\n');
     const result = await bwrap.run(spec(command, { workdir: work, limits }));
-    expect(result.stdout).toBe(`7\n${1024 * 1024}\n64\nnot-raised\n`);
+    expect(result.stdout).toBe(`7\n${1024 * 1024}\n64\n50\nnot-raised\n${1024 * 1024}\n`);
     expect(result.exitCode).toBe(128 + 25); // SIGXFSZ killed head, sh reports 128 + signal
-    expect(statSync(join(work, 'big.bin')).size).toBe(1024 * 1024);
+    expect(result.capHit).toBe('fileSize');
+    expect(result.capDetail).toBe('a file reached the file-size cap of 1 MiB');
   });
 
   it('binds protected paths read-only inside the work directory: no write, delete, rename or new file', async () => {
@@ -265,6 +303,23 @@ describe('bubblewrap sandbox', () => {
       const result = await bwrap.run({ workdir: work, command: 'true', readOnlyInWorkdir: [rel] });
       expect(result.error, rel).toMatch(/readOnlyInWorkdir entry/);
     }
+  });
+
+  it.runIf(process.geteuid?.() === 0)('as root, reaches a path under a folder the sandbox uid may not enter: through nsenter, else setpriv, else a refusal', async () => {
+    const closed = tempDir('closed'); // 0700, root's: the sandbox's host uid may not enter it
+    mkdirSync(join(closed, 'tool'), { mode: 0o755 });
+    writeFileSync(join(closed, 'tool', 'hello.sh'), 'echo hello from a closed folder\n', { mode: 0o644 });
+    const features = await probeBubblewrap('/usr/bin/bwrap');
+    if (typeof features === 'string') throw new Error(features);
+    const outcomes: string[] = [];
+    for (const tools of [{ nsenterPath: findExecutable('nsenter', '/usr/bin:/bin')! }, { setprivPath: findExecutable('setpriv', '/usr/bin:/bin')! }, {}]) {
+      const box = createBubblewrapSandbox({ bwrapPath: '/usr/bin/bwrap', features, hostIds: DEFAULT_HOST_IDS, ...tools });
+      const result = await box.run({ workdir: tempDir('work'), command: `sh ${closed}/tool/hello.sh; id -u`, readOnlyPaths: [join(closed, 'tool')] });
+      outcomes.push(result.error ?? result.stdout);
+      await box.dispose?.();
+    }
+    expect(outcomes.slice(0, 2)).toEqual(['hello from a closed folder\n1000\n', 'hello from a closed folder\n1000\n']);
+    expect(outcomes[2]).toMatch(/cannot reach .*\/tool, and neither nsenter nor setpriv \(util-linux\), which would let it, was found/);
   });
 
   it('reports a missing work directory as data, not an exception', async () => {
@@ -312,7 +367,11 @@ describe('unconfined sandbox', () => {
   it('fails the self-test, so the self-test can go red', async () => {
     const report = await selfTest(unconfined, { mounts: python.mounts });
     expect(report.ok).toBe(false);
-    expect(report.checks.filter((check) => !check.ok).map((check) => check.name)).toEqual(['network', 'write-outside']);
+    const failed = report.checks.filter((check) => !check.ok).map((check) => check.name);
+    expect(failed).toEqual(expect.arrayContaining(['network', 'write-outside', 'etc', 'processes', 'workspace-size', 'tmp-size', 'shm-size']));
+    if (process.geteuid?.() === 0) expect(failed).toContain('uid');
+    expect(failed).not.toContain('environment');
+    expect(failed).not.toContain('write-inside');
   });
 
   it('cannot hold a daemon that leaves its session: the survivor scan sees it', async () => {

@@ -111,6 +111,18 @@ describe('packet check on bad input', () => {
     expect(wrong[1]!.message).toContain('"rows[2].max"');
   });
 
+  it('refuses sandbox caps above the kit maximum, naming the maximum, and takes the ones within it', async () => {
+    await t.add('p');
+    await t.edit('p', 'prompt.mdx', 'changelog:', 'sandbox:\n  processes: 5000\n  workspaceMb: 16\n  certificates: true\nchangelog:');
+    const d = only((await check()).diagnostics, 'PK107');
+    expect([d.file, d.line]).toEqual(['packets/p/prompt.mdx', await t.lineOf('p', 'prompt.mdx', 'processes: 5000')]);
+    expect(d.message).toMatchInlineSnapshot(
+      `""sandbox.processes" must be at most 1024, but it is the number 5000; the kit never grants more than 1024 processes (its own maximum); make the tests need less."`,
+    );
+    await t.edit('p', 'prompt.mdx', 'processes: 5000', 'processes: 64');
+    expect((await check()).diagnostics).toEqual([]);
+  });
+
   it('rejects an empty prompt body', async () => {
     await t.add('p');
     const text = await t.read('p', 'prompt.mdx');

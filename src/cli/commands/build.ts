@@ -30,14 +30,15 @@ const buildModules = async () => {
 
 /** The rehearsal's own modules, loaded only when the build rehearses. */
 const rehearsalModules = async () => {
-  const [server, cache, environment, run, command] = await Promise.all([
+  const [server, cache, environment, run, command, scratch] = await Promise.all([
     import('../../llm/scripted-server.ts'),
     import('../../rehearse/cache.ts'),
     import('../../rehearse/environment.ts'),
     import('../../rehearse/rehearse.ts'),
     import('./rehearse.ts'),
+    import('../../sandbox/scratch.ts'),
   ]);
-  return { ...server, ...cache, ...environment, ...run, ...command };
+  return { ...server, ...cache, ...environment, ...run, ...command, ...scratch };
 };
 
 export const buildHelp = `Usage: packet build [options]
@@ -162,10 +163,16 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
         ? {}
         : {
             async rehearse(packets): Promise<RehearsalOutcome> {
-              const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic } = await rehearsalModules();
+              const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic, createScratchRoot } = await rehearsalModules();
               const bwrapPath = io.env.PACKET_KIT_BWRAP;
-              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-              if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
+              // Workspaces, the interpreter shim and the self-test go in a scratch root of the
+              // step's own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
+              const scratchRoot = await createScratchRoot({ parent: tmpdir() });
+              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+              if (!prepared.ok) {
+                await scratchRoot.dispose();
+                return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
+              }
               const { environment } = prepared;
               // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
               // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
@@ -183,7 +190,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
                   timeoutMs: timeout * 1000,
                   cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
                   reporters: [buildReporter((s) => io.out(s))],
-                  scratchDir: tmpdir(),
+                  scratchDir: scratchRoot.dir,
                   date: io.now,
                   now: () => performance.now(),
                   scripted: { url: server.url, outDir: null, cwd },
@@ -193,6 +200,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
               } finally {
                 await server.close();
                 await environment.dispose();
+                await scratchRoot.dispose();
               }
             },
           }),

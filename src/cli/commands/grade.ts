@@ -129,7 +129,7 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
       files,
       submissions: submissions.map((s) => path.resolve(io.cwd, s)),
       outDir,
-      runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: pool.timeout * 1000 },
+      runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: pool.timeout * 1000, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
       sandboxKind: environment.sandbox.kind,
       scratchDir: scratch,
       jobs: pool.jobs,

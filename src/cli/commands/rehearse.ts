@@ -14,6 +14,7 @@ import { loadPackets } from '../../packets/load.ts';
 import { directoryCache, noCache } from '../../rehearse/cache.ts';
 import { KIT_ROOT, kitFingerprint } from '../../kit/fingerprint.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
+import { createScratchRoot } from '../../sandbox/scratch.ts';
 import { folderTimestamp } from '../../rehearse/model-run-report.ts';
 import { runRehearsal } from '../../rehearse/run-rehearsal.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
@@ -187,16 +188,21 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     if (ignored.size) printDiagnostic(io, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
   }
   const bwrapPath = io.env.PACKET_KIT_BWRAP;
-  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+  // Everything the runs leave on disk (workspaces, the interpreter shim, the self-test) goes in
+  // one scratch root, removed at the end, on Ctrl-C or SIGTERM, or by a later run.
+  const scratchRoot = await createScratchRoot({ parent: tmpdir() });
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
   if (!prepared.ok) {
     const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
     io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    await scratchRoot.dispose();
     return 2;
   }
   const { environment } = prepared;
   if (live && environment.sandbox.kind !== 'bubblewrap') {
     printDiagnostic(io, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
     await environment.dispose();
+    await scratchRoot.dispose();
     return 2;
   }
   const packetsDir = path.resolve(io.cwd, values.packets);
@@ -211,7 +217,7 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       timeoutMs: timeout * 1000,
       cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
       reporter,
-      scratchDir: tmpdir(),
+      scratchDir: scratchRoot.dir,
       outDir: path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now()))),
       reportFile,
       cwd: io.cwd,
@@ -261,5 +267,6 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     return exitCode;
   } finally {
     await environment.dispose();
+    await scratchRoot.dispose();
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import { LIMIT_MAXIMA } from '../../sandbox/limits.ts';
 import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
 
 /** Seniority levels, in catalog order. */
@@ -36,6 +37,35 @@ export const budgetSchema = z.strictObject({
 export const receiptsSchema = z.strictObject({
   /** The folder holding usage.jsonl, ledger.json and (when a cap stopped the run) give_up.json, relative to the workspace root; `.` is the root. */
   dir: z.union([z.literal('.'), relativePath]).default('receipts'),
+});
+
+/** A cap the kit enforces up to its own maximum, whatever the packet asks. */
+function sandboxCap(min: number, max: number, what: string) {
+  return z
+    .int()
+    .min(min, { message: `a run needs at least ${min} ${what} to start a test command` })
+    .max(max, { message: `the kit never grants more than ${max} ${what} (its own maximum); make the tests need less` });
+}
+
+/**
+ * Caps on the sandbox the packet's tests run in (the starter, the sample, mutants, model
+ * replies and submissions alike). Every field is optional: a missing one keeps the kit's
+ * default, and no value may exceed the kit's maximum. Lower them for a tight packet; raise them
+ * only for tests that need it.
+ */
+export const sandboxCapsSchema = z.strictObject({
+  /** Processes and threads a run may have at once; default 256, at most 1024. A fork past it fails. */
+  processes: sandboxCap(8, LIMIT_MAXIMA.processes!, 'processes').optional(),
+  /** Size of the work directory as the tests see it, in MiB (a tmpfs); default 512, at most 2048. A write past it fails with "No space left on device". */
+  workspaceMb: sandboxCap(1, LIMIT_MAXIMA.workspaceMb!, 'MiB of workspace').optional(),
+  /** Size of the private /tmp, in MiB; default 64, at most 1024. */
+  tmpMb: sandboxCap(1, LIMIT_MAXIMA.tmpMb!, 'MiB of /tmp').optional(),
+  /** Size of the private /dev/shm, in MiB; default 64, at most 1024. */
+  shmMb: sandboxCap(1, LIMIT_MAXIMA.shmMb!, 'MiB of /dev/shm').optional(),
+  /** Memory per process, in MiB of address space; default 4096, at most 8192. An allocation past it fails. */
+  memoryMb: sandboxCap(64, LIMIT_MAXIMA.addressSpaceMb!, 'MiB of memory per process').optional(),
+  /** Show the host's CA certificates (/etc/ssl/certs) to the tests, for code that builds TLS contexts; default false. The network stays off. */
+  certificates: z.boolean().optional(),
 });
 
 /** One released version of the packet. */
@@ -82,6 +112,8 @@ export const promptSchema = z.strictObject({
   budget: budgetSchema,
   /** Ask for the receipts of the candidate's agent session (usage.jsonl, ledger.json, give_up.json; README "Receipts"); grading checks them. */
   receipts: receiptsSchema.optional(),
+  /** Caps on the sandbox the tests run in; the kit's defaults when left out. */
+  sandbox: sandboxCapsSchema.optional(),
   /** Released versions, newest first. */
   changelog: z.array(changelogEntrySchema).default([]),
 });

@@ -1,0 +1,227 @@
+/**
+ * Negative tests of the sandbox's hardening, one per hole it closed, named as nsjail's and
+ * CodeJail's are (`cant_<do what an attacker would>`). Each uses small caps (a few MiB, a few
+ * dozen processes) so it is quick and never loads the machine, even if the cap it tests broke:
+ * the fork tests start at most 200 processes that only wait, the fills write at most 24 MiB.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createInterpreterResolver,
+  createSandbox,
+  removeStaleScratch,
+  SCRATCH_MARKER,
+  type PythonInterpreter,
+  type RunSpec,
+  type Sandbox,
+} from '../../src/sandbox/index.ts';
+
+const SCRATCH_OWNER = fileURLToPath(new URL('../fixtures/sandbox/scratch-owner.ts', import.meta.url));
+const scratch: string[] = [];
+const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
+let python: PythonInterpreter;
+let bwrap: Sandbox;
+
+beforeAll(async () => {
+  const resolved = await resolver.python();
+  if ('error' in resolved) throw new Error(resolved.error);
+  python = resolved;
+  const created = await createSandbox({ allowUnconfined: false, selfTestMounts: python.mounts });
+  if (!created.ok) throw new Error(created.error.message);
+  bwrap = created.sandbox;
+});
+
+afterAll(async () => {
+  await bwrap?.dispose?.();
+  await resolver.dispose();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `packet-kit-caps-test-${label}-`));
+  scratch.push(dir);
+  return dir;
+}
+
+function spec(command: string, extra: Partial<RunSpec> = {}): RunSpec {
+  return { workdir: tempDir('work'), command, timeoutMs: 20_000, ...python.mounts, ...extra };
+}
+
+/**
+ * Starts up to `tries` processes that wait on a FIFO (no CPU, a few pages each), in a child
+ * shell (a shell whose fork fails gives up), and prints how many started. Exits 1 when a fork
+ * failed, like a test whose worker could not start.
+ */
+function forkProbe(tries: number): string {
+  return [
+    'mkfifo /tmp/wait',
+    `n=$(/bin/sh -c 'exec 3<>/tmp/wait; i=0; while [ $i -lt ${tries} ]; do ( read -r _ <&3 ) >/dev/null 2>&1 & i=$((i+1)); echo $i; done')`,
+    'last=0; for i in $n; do last=$i; done',
+    'echo "started $last"',
+    `[ "$last" -eq ${tries} ]`,
+  ].join('\n');
+}
+
+const started = (stdout: string) => Number(/started (\d+)/.exec(stdout)?.[1]);
+
+describe('sandbox hardening (negative tests)', () => {
+  it('cant_run_as_root: the command is an unprivileged uid without capabilities, inside and on the host', async () => {
+    const marker = `${400 + Math.floor(Math.random() * 100)}.${process.pid}`;
+    const run = bwrap.run(spec(`id -u; grep CapEff /proc/self/status; sleep ${marker}`, { timeoutMs: 20_000 }));
+    // Find the sleeping process on the host and read its real uid there.
+    let hostUid: string | undefined;
+    for (let attempt = 0; attempt < 200 && hostUid === undefined; attempt += 1) {
+      for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+        try {
+          if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(marker)) continue;
+          hostUid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
+          process.kill(Number(entry), 'SIGKILL');
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+      if (hostUid === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const result = await run;
+    expect(result.stdout).toBe('1000\nCapEff:\t0000000000000000\n');
+    expect(hostUid).toBeDefined();
+    expect(hostUid).not.toBe('0');
+    expect(Number(hostUid)).toBe(process.getuid?.() === 0 ? 64_533 : process.getuid?.());
+  });
+
+  it("cant_read_shadow: /etc holds no shadow file and none of the host's users", async () => {
+    expect(existsSync('/etc/shadow')).toBe(true); // on the host, the file the sandbox must not show
+    const result = await bwrap.run(spec('cat /etc/shadow /etc/gshadow 2>&1; cut -d: -f1,3 /etc/passwd; ls /etc'));
+    expect(result.stdout).toContain('cat: /etc/shadow: No such file or directory');
+    expect(result.stdout).toContain('cat: /etc/gshadow: No such file or directory');
+    expect(result.stdout).toContain('sandbox:1000\nnobody:65534\n');
+    expect(result.stdout).not.toMatch(/^root:/m);
+    const listed = result.stdout.split('\n').slice(result.stdout.split('\n').indexOf('nobody:65534') + 1).filter(Boolean);
+    expect(listed).toEqual(expect.arrayContaining(['group', 'hosts', 'ld.so.cache', 'nsswitch.conf', 'passwd']));
+    expect(listed.filter((name) => /shadow|ssh|ssl|sudoers|security/.test(name))).toEqual([]);
+  });
+
+  it('cant_read_ssl_keys: CA certificates only when a run asks for them, and never the private keys', async () => {
+    const command = 'ls /etc/ssl/certs >/dev/null 2>&1 && echo certs || echo no-certs; ls /etc/ssl/private >/dev/null 2>&1 && echo private || echo no-private';
+    expect((await bwrap.run(spec(command))).stdout).toBe('no-certs\nno-private\n');
+    expect((await bwrap.run(spec(command, { certificates: true }))).stdout).toBe('certs\nno-private\n');
+  });
+
+  it('cant_fork_bomb: a run starts no more processes than its cap, and the cap is named', async () => {
+    const result = await bwrap.run(spec(forkProbe(200), { limits: { processes: 32 } }));
+    expect(started(result.stdout)).toBeGreaterThan(0);
+    expect(started(result.stdout)).toBeLessThan(32);
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'processes', timedOut: false });
+    expect(result.capDetail).toMatch(/capped at 32 processes/);
+  });
+
+  it('cant_fork_bomb, in parallel: each run has its own process budget', async () => {
+    const [a, b] = await Promise.all([
+      bwrap.run(spec(forkProbe(24), { limits: { processes: 32 } })),
+      bwrap.run(spec(forkProbe(24), { limits: { processes: 32 } })),
+    ]);
+    // Together they hold 48 waiting processes, more than one budget of 32: neither was stopped.
+    expect([a.stdout, b.stdout]).toEqual(['started 24\n', 'started 24\n']);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+  });
+
+  it('cant_fill_workspace: files of any size stop at the workspace cap, and the host disk never sees them', async () => {
+    const work = tempDir('fill');
+    writeFileSync(join(work, 'keep.txt'), 'keep\n');
+    // Four files of 3 MiB, each under the file-size cap: the third one hits the 8 MiB workspace.
+    const command = 'for i in 1 2 3 4; do head -c 3145728 /dev/zero > part$i.bin || exit 1; done';
+    const result = await bwrap.run(spec(command, { workdir: work, limits: { workspaceMb: 8 } }));
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'workspace', capDetail: 'the workspace (/workspace, 8 MiB) is full' });
+    expect(result.stderr).toMatch(/No space left on device/);
+    expect(readdirSync(work)).toEqual(['keep.txt']);
+  });
+
+  it('cant_fill_workspace before it starts: a work directory larger than the cap is refused, as data', async () => {
+    const work = tempDir('big');
+    writeFileSync(join(work, 'big.bin'), Buffer.alloc(3 * 1024 * 1024));
+    const result = await bwrap.run(spec('echo ran', { workdir: work, limits: { workspaceMb: 2 } }));
+    expect(result).toMatchObject({ exitCode: null, stdout: '', capHit: 'workspace' });
+    expect(result.error).toBe('the work directory holds 3.0 MiB, more than the workspace cap of 2 MiB, so the command was not started');
+  });
+
+  it('cant_fill_dev_shm: /dev/shm stops at its cap, and /dev itself takes no file', async () => {
+    const command = 'echo x > /dev/escape || echo dev-denied; head -c 20000000 /dev/zero > /dev/shm/fill; status=$?; stat -c %s /dev/shm/fill; exit $status';
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 8 } }));
+    expect(result.stdout).toBe(`dev-denied\n${8 * 1024 * 1024}\n`);
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'shm', capDetail: '/dev/shm (8 MiB) is full' });
+  });
+
+  it('cant_fill_tmp: /tmp stops at its cap', async () => {
+    const command = 'head -c 20000000 /dev/zero > /tmp/fill; status=$?; stat -c %s /tmp/fill; exit $status';
+    const result = await bwrap.run(spec(command, { limits: { tmpMb: 8 } }));
+    expect(result.stdout).toBe(`${8 * 1024 * 1024}\n`);
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'tmp' });
+  });
+
+  it('cant_exceed_memory: an allocation past the memory cap fails, and the cap is named', async () => {
+    const result = await bwrap.run(spec('python3 -c "b = bytearray(512 * 1024 * 1024)"', { limits: { addressSpaceMb: 256 } }));
+    expect(result.stderr).toMatch(/MemoryError/);
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'memory' });
+    expect(result.capDetail).toMatch(/256 MiB of memory/);
+  });
+
+  it("cant_leave_files_behind: a run killed at its timeout leaves nothing in the host's work directory", async () => {
+    const work = tempDir('killed');
+    writeFileSync(join(work, 'input.txt'), 'input\n');
+    const result = await bwrap.run(spec('echo out > output.txt; head -c 1000000 /dev/zero > /tmp/t; sleep 30', { workdir: work, timeoutMs: 500 }));
+    expect(result.timedOut).toBe(true);
+    expect(readdirSync(work)).toEqual(['input.txt']);
+  });
+});
+
+describe('owned scratch roots (cleanup)', () => {
+  /** Starts a process that makes a scratch root under `parent`, puts a file in it, prints its path, and waits. */
+  function scratchOwner(parent: string): Promise<{ dir: string; child: ReturnType<typeof spawn> }> {
+    const child = spawn(process.execPath, [SCRATCH_OWNER, parent], { stdio: ['ignore', 'pipe', 'inherit'] });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.endsWith('\n')) resolve({ dir: out.trim(), child });
+      });
+      child.on('exit', (code) => reject(new Error(`the scratch owner exited with ${code} before printing its root`)));
+    });
+  }
+  const exited = (child: ReturnType<typeof spawn>) =>
+    new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+
+  it('removes the root when its owner gets SIGTERM or SIGINT, and the signal still ends the owner', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const parent = tempDir('owner');
+      const { dir, child } = await scratchOwner(parent);
+      expect(existsSync(join(dir, SCRATCH_MARKER))).toBe(true);
+      expect(existsSync(join(dir, 'workspace', 'hidden_test.py'))).toBe(true);
+      const done = exited(child);
+      child.kill(signal);
+      expect(await done).toEqual({ code: null, signal });
+      expect(readdirSync(parent)).toEqual([]);
+    }
+  });
+
+  it('leaves the root of a SIGKILLed owner to the next owner, who removes it; a live owner\'s root is kept', async () => {
+    const parent = tempDir('stale');
+    const killed = await scratchOwner(parent);
+    const done = exited(killed.child);
+    killed.child.kill('SIGKILL');
+    await done;
+    expect(existsSync(killed.dir)).toBe(true);
+    const alive = await scratchOwner(parent);
+    try {
+      expect(readdirSync(parent)).toEqual([alive.dir.slice(parent.length + 1)]); // the new owner swept the stale root
+      expect(await removeStaleScratch(parent)).toEqual([]); // and a live owner's root stays
+    } finally {
+      const gone = exited(alive.child);
+      alive.child.kill('SIGTERM');
+      await gone;
+    }
+  });
+});
