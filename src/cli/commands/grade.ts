@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,6 +11,7 @@ import { loadPacketFiles } from '../../judge/workspace.ts';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
+import { createScratchRoot } from '../../sandbox/scratch.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
@@ -113,15 +113,19 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const bwrapPath = io.env.PACKET_KIT_BWRAP;
-  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+  // Workspaces, the interpreter shim and the self-test live in one scratch root, removed at the
+  // end, on Ctrl-C or SIGTERM, or by a later run if this one is killed.
+  const scratchRoot = await createScratchRoot({ parent: tmpdir() });
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
   if (!prepared.ok) {
     const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
     io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    await scratchRoot.dispose();
     return 2;
   }
   const { environment } = prepared;
   if (environment.notice) io.err(`note: ${environment.notice} Submissions are untrusted code.\n`);
-  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-grade-'));
+  const scratch = scratchRoot.dir;
   const outDir = path.resolve(io.cwd, values.out, id);
   try {
     const files = await loadPacketFiles(packet, path.resolve(io.cwd, values.packets, source.folder));
@@ -144,7 +148,7 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
     const ungraded = cards.filter((c) => !c.graded || c.verdict === 'INCONCLUSIVE');
     return ungraded.length ? 1 : 0;
   } finally {
-    await rm(scratch, { recursive: true, force: true });
     await environment.dispose();
+    await scratchRoot.dispose();
   }
 }
