@@ -5,12 +5,16 @@
  * model ran gets its offline status and rehearsal time instead.
  */
 import { LineChart, ScatterChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
+import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import type { PacketHistory } from './history.ts';
 
-echarts.use([LineChart, ScatterChart, GridComponent, LegendComponent, TitleComponent, AriaComponent, SVGRenderer]);
+echarts.use([LineChart, ScatterChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
 
 /** Verdicts bottom to top, worst first. */
 const VERDICTS = ['INCONCLUSIVE', 'GAVE-UP', 'FALSE-GREEN', 'CAUGHT', 'PASS'];
@@ -75,7 +79,6 @@ export function historyChartSvg(h: PacketHistory, options: { width?: number } = 
   try {
     chart.setOption({
       animation: false,
-      aria: { enabled: true, label: { description } },
       textStyle: TEXT,
       legend: { top: 6, left: 110, itemGap: 28, textStyle: TEXT, data: withModels ? h.models : ['offline checks'], icon: 'roundRect' },
       grid,
@@ -83,7 +86,9 @@ export function historyChartSvg(h: PacketHistory, options: { width?: number } = 
       yAxis,
       series,
     });
-    return chart.renderToSVGString();
+    // The renderer leaves labelling to the DOM; a page without scripts needs it in the markup.
+    const label = escapeXml(description);
+    return chart.renderToSVGString().replace(/^<svg /, `<svg role="img" aria-label="${label}" `).replace(/>/, `><title>${label}</title>`);
   } finally {
     chart.dispose();
   }
