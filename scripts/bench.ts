@@ -3,7 +3,11 @@
 //   2. warm re-run of the library (cache hit), in seconds
 //   3. packet build of the library (rehearsal cached) / a bare Astro build of the same pages
 //   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
-// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal or BENCH_ONLY=build runs one part.
+//   5. the sharded path on 200 generated packets (BENCH_SHARD_PACKETS=n for another number): the sum of three shards' rehearsals (each its own
+//      process, one after the other, as three CI runners would run them) plus merge-reports, against
+//      one unsharded rehearsal of the same packets: the overhead of sharding, as a ratio
+// BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build or shards runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -197,6 +201,67 @@ async function benchBuild(): Promise<void> {
   console.log(`  bare astro build           +${((b.bare - a.bare) / 1000).toFixed(2)} s, ${per(a.bare, b.bare)} ms per packet`);
 }
 
+/**
+ * The sharded path: 200 generated packets rehearsed once unsharded and once as three shards plus
+ * merge-reports, each command its own process, no cache. The rounds alternate which goes first.
+ * The merged report's statuses must equal the unsharded one's, or the comparison is void.
+ */
+async function benchShards(): Promise<void> {
+  const shardRounds = Number(process.env.BENCH_SHARD_ROUNDS ?? 1);
+  const total = Number(process.env.BENCH_SHARD_PACKETS ?? 200);
+  const count = 3;
+  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-shards-'));
+  const packetsDir = path.join(scratch, 'packets');
+  try {
+    for (let i = 1; i <= total; i++) {
+      const io = memoryIo(root);
+      if ((await runCli(['new', `gen-${String(i).padStart(3, '0')}`, '--packets', packetsDir], io)) !== 0) throw new Error(io.stderr);
+    }
+    const jobs = process.env.BENCH_JOBS ? ['--jobs', process.env.BENCH_JOBS] : [];
+    const rehearse = (report: string, extra: string[]) => {
+      const r = spawnSync(process.execPath, ['src/cli/bin.js', 'rehearse', '--packets', packetsDir, '--no-cache', '--report', report, '--out', path.join(scratch, 'receipts'), ...jobs, ...extra], { cwd: root, encoding: 'utf8' });
+      if (r.status !== 0 && r.status !== 1) throw new Error(`rehearse ${extra.join(' ')} exited ${r.status}:\n${r.stderr}`);
+    };
+    const whole: number[] = [];
+    const sharded: number[] = [];
+    const perShard: number[][] = [];
+    const merges: number[] = [];
+    for (let round = 0; round < shardRounds; round++) {
+      const one = () => whole.push(time(() => rehearse(path.join(scratch, 'whole.json'), [])));
+      const shards = () => {
+        const times = Array.from({ length: count }, (_, k) => time(() => rehearse(path.join(scratch, `shard-${k + 1}.json`), ['--shard', `${k + 1}/${count}`])));
+        const files = times.map((_, k) => path.join(scratch, `shard-${k + 1}.json`));
+        const merge = time(() => node(['src/cli/bin.js', 'merge-reports', ...files, '--out', path.join(scratch, 'merged.json')]));
+        perShard.push(times);
+        merges.push(merge);
+        sharded.push(times.reduce((a, b) => a + b, 0) + merge);
+      };
+      if (round % 2 === 0) {
+        one();
+        shards();
+      } else {
+        shards();
+        one();
+      }
+    }
+    const statuses = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { packets: { id: string; status: string }[] }).packets.map((p) => `${p.id} ${p.status}`);
+    const [a, b] = [await statuses(path.join(scratch, 'whole.json')), await statuses(path.join(scratch, 'merged.json'))];
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('the merged report does not hold the unsharded statuses: the comparison would not be fair');
+    const sizes = (JSON.parse(await readFile(path.join(scratch, 'merged.json'), 'utf8')) as { merged: { shards: { packets: number }[] } }).merged.shards.map((s) => s.packets);
+    const w = median(whole);
+    const s = median(sharded);
+    const last = perShard.at(-1)!;
+    console.log(`shards: ${total} generated packets, ${count} shards of ${sizes.join(' + ')}, ${shardRounds} round${shardRounds === 1 ? '' : 's'} (medians), no cache`);
+    console.log(`  one unsharded rehearsal     ${(w / 1000).toFixed(2)} s`);
+    console.log(`  ${count} shards one after another ${(s / 1000).toFixed(2)} s   (${last.map((x) => (x / 1000).toFixed(1)).join(' + ')} s, merge-reports ${(median(merges) / 1000).toFixed(2)} s)`);
+    console.log(`  ratio sum of shards / one    ${(s / w).toFixed(2)}   (the overhead of sharding: each shard starts a process, checks the sandbox, loads every packet)`);
+    console.log(`  longest shard / one run      ${(Math.max(...last) / w).toFixed(2)}   (the wall time on ${count} runners, without setup)`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'rehearsal') await benchRehearsal();
 if (!only || only === 'build') await benchBuild();
+if (!only || only === 'shards') await benchShards();
