@@ -4,6 +4,7 @@
  * and a history chart per packet. Plain data (JSON), handed to the report's Astro page, which
  * only lays it out. Links are relative to the report's folder, so it works from file://.
  */
+import { ModelErrors } from '../errors/model-catalog.ts';
 import type { Finding } from '../judge/findings.ts';
 import { exitCodeOf, type CheckKind, type CheckResult, type ModelRunReport, type ModelVerdict, type PacketStatus, type RehearsalReport } from '../rehearse/report.ts';
 import type { ReadReport } from '../rehearse/report-file.ts';
@@ -215,7 +216,8 @@ export function reportView(report: RehearsalReport, history: readonly ReadReport
         findings.push({ packet: p.id, where: `model ${m.model}`, code: f.code, name: f.name, message: f.message, hint: f.hint, place: placeOf(f), anchor: cell.anchor, receipts: cell.receipts });
       }
       if (m.failure) {
-        findings.push({ packet: p.id, where: `model ${m.model}`, code: m.failure.error, name: 'EndpointFailed', message: cell.failure!, hint: m.failure.hint, place: null, anchor: cell.anchor, receipts: cell.receipts });
+        const e = ModelErrors.EndpointFailed;
+        findings.push({ packet: p.id, where: `model ${m.model}`, code: e.code, name: e.name, message: `the endpoint failed a call for good: ${cell.failure!}`, hint: m.failure.hint, place: null, anchor: cell.anchor, receipts: cell.receipts });
       }
     });
     return { id: p.id, version: p.version, digest: p.digest, status: p.status, cached: p.cached, durationMs: p.durationMs, kinds: cells, checks, defects: p.defects, models: modelCells, anchor: anchorOf('packet', p.id) };

@@ -57,6 +57,12 @@ describe('the report view', () => {
     expect(view.summary).toMatchObject({ exitCode: 2, modelRuns: 4, verdicts: { PASS: 1, CAUGHT: 1, INCONCLUSIVE: 1, 'FALSE-GREEN': 1 } });
   });
 
+  it('names an endpoint that failed for good as a finding, with the class\'s hint', () => {
+    const down = { ...modelRun('alpha', M[0]!, 'INCONCLUSIVE'), failure: { error: 'rate-limit' as const, status: 429, message: 'slow down', hint: 'Wait, or lower --endpoint-jobs.' } };
+    const view = reportView(report([packet('alpha')], { live: [M[0]!], models: [down] }), [], () => []);
+    expect(view.findings).toEqual([expect.objectContaining({ code: 'PK608', name: 'EndpointFailed', message: 'the endpoint failed a call for good: rate-limit, HTTP 429: slow down', hint: 'Wait, or lower --endpoint-jobs.' })]);
+  });
+
   it('draws a history per packet over the reports, in date order, each date once', () => {
     const older = report([packet('alpha', 'defect')], { date: '2026-11-01T08:00:00.000Z', live: [M[0]!], models: [modelRun('alpha', M[0]!, 'CAUGHT', { tokens: 900 })] });
     const legacy = { ...report([packet('alpha')], { date: '2026-10-01T08:00:00.000Z' }), schemaVersion: 2 as const, kit: undefined };
