@@ -88,4 +88,12 @@ describe('two models in one command', () => {
     expect(matrix(merged)).toEqual(matrix(report));
     expect(merged.live).toEqual(report.live);
   });
+
+  it('writes an empty report for a shard that holds none of the packets asked for', async () => {
+    const io = memoryIo(t.root, { env: env() });
+    expect(await runCli(['rehearse', 'alpha', '--shard', '1/2', '--endpoint', server.url, '--model', MODELS.join(','), '--report', 'empty.json', '--out', 'empty'], io)).toBe(0);
+    expect(io.stdout).toContain('shard 1/2: 0 of 1 packet');
+    const empty = JSON.parse(await readFile(path.join(t.root, 'empty.json'), 'utf8')) as RehearsalReport;
+    expect(empty).toMatchObject({ shard: { index: 1, count: 2 }, packets: [], models: [], summary: { packets: 0 } });
+  });
 });
