@@ -9,6 +9,7 @@
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
 // one round rehearses 400 packets); BENCH_ONLY=rehearsal, build or shards runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -223,9 +224,10 @@ async function benchShards(): Promise<void> {
     // machine where wall time follows the neighbours' load.
     const measure = (args: string[], ok: readonly number[] = [0]): { wall: number; cpu: number } => {
       const t0 = performance.now();
-      const r = spawnSync('bash', ['-c', '"$@" >/dev/null 2>/tmp/.bench-stderr-$$; s=$?; times >&2; exit $s', 'bash', process.execPath, ...args], { cwd: root, encoding: 'utf8' });
+      const log = path.join(scratch, 'stderr.log');
+      const r = spawnSync('bash', ['-c', 'log=$1; shift; "$@" >/dev/null 2>"$log"; s=$?; times >&2; exit $s', 'bash', log, process.execPath, ...args], { cwd: root, encoding: 'utf8' });
       const wall = performance.now() - t0;
-      if (!ok.includes(r.status ?? -1)) throw new Error(`${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
+      if (!ok.includes(r.status ?? -1)) throw new Error(`${args.join(' ')} exited ${r.status}:\n${readFileSync(log, 'utf8')}`);
       const children = r.stderr.trim().split('\n').at(-1)!.split(/\s+/).map((x) => {
         const m = /^(\d+)m([\d.]+)s$/.exec(x);
         return m ? Number(m[1]) * 60_000 + Number(m[2]) * 1000 : 0;
