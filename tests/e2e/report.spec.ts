@@ -72,6 +72,8 @@ test('reads from file:// without JavaScript: summary, matrices, findings and a h
 });
 
 test('axe finds no serious or critical violation on the report', async ({ page }) => {
+  // axe checks the contrast of every cell of a long page: seconds, more on a busy machine.
+  test.setTimeout(90_000);
   await page.goto(url);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
