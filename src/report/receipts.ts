@@ -1,10 +1,11 @@
 /**
  * The receipts a report names (usage.jsonl, ledger.json, give_up.json), copied into the HTML
  * report's folder so its links work wherever the folder goes (a CI artifact, file://). A path is
- * copied only when it is relative, has no `..`, and names a regular file (no link followed) of
- * at most `maxBytes`, under the base folder; otherwise the report shows the path without a link.
+ * copied only when it is relative, has no `..`, and names a regular file (no link followed, in
+ * the path or at its end) of at most `maxBytes`, under the base folder; otherwise the report shows
+ * the path without a link. A report is data from elsewhere: it must not pull other files along.
  */
-import { copyFile, lstat, mkdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelRunReport } from '../rehearse/report.ts';
 import type { ReceiptLink, ReceiptLinker } from './view.ts';
@@ -29,6 +30,7 @@ export async function copyReceipts(paths: readonly string[], o: { baseDir: strin
   const max = o.maxBytes ?? 16 * 1024 * 1024;
   const hrefs = new Map<string, string>();
   const missing: string[] = [];
+  const base = await realpath(o.baseDir).catch(() => null);
   for (const p of paths) {
     if (!safeReceiptPath(p)) {
       missing.push(p);
@@ -36,7 +38,9 @@ export async function copyReceipts(paths: readonly string[], o: { baseDir: strin
     }
     const from = path.join(o.baseDir, ...p.split('/'));
     const st = await lstat(from).catch(() => undefined);
-    if (!st?.isFile() || st.size > max) {
+    // A folder on the way that is a link would lead out of the base folder: the real path must stay inside it.
+    const real = st?.isFile() ? await realpath(from).catch(() => null) : null;
+    if (!st?.isFile() || st.size > max || !base || real !== path.join(base, ...p.split('/'))) {
       missing.push(p);
       continue;
     }

@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { packetHistories } from '../../../src/report/history.ts';
@@ -79,9 +82,34 @@ describe('the report view', () => {
     expect(svg).toMatch(/^<svg role="img" aria-label="History of alpha over 3 reports: verdict, tokens and wall time of scripted:\{packet\}\/sample, other-model\. Latest: scripted:\{packet\}\/sample PASS; other-model CAUGHT\." /);
     expect(svg).toMatch(/<title>History of alpha/);
   });
+
+  it('keeps names from a report as text in the chart: a report is data from elsewhere', () => {
+    const name = '<script>alert(1)</script>';
+    const hostile = report([packet('alpha')], { live: [name], models: [modelRun('alpha', name, 'PASS')] });
+    const svg = reportView(hostile, [], () => []).history.packets[0]!.svg;
+    expect(svg).not.toMatch(/<script/);
+    expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
 });
 
 describe('receipts beside the report', () => {
+  it('follows no link on the way to a receipt', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'receipts-'));
+    try {
+      await mkdir(path.join(base, 'run/alpha'), { recursive: true });
+      await writeFile(path.join(base, 'run/alpha/usage.jsonl'), '{}\n');
+      await mkdir(path.join(base, 'elsewhere'));
+      await writeFile(path.join(base, 'elsewhere/secret.txt'), 'not a receipt\n');
+      await symlink(path.join(base, 'elsewhere'), path.join(base, 'run/link'));
+      const out = path.join(base, 'report');
+      const { copied, missing } = await copyReceipts(['run/alpha/usage.jsonl', 'run/link/secret.txt'], { baseDir: path.join(base, 'run', '..'), outDir: out });
+      expect({ copied, missing }).toEqual({ copied: 1, missing: ['run/link/secret.txt'] });
+      expect(await readFile(path.join(out, 'receipts/run/alpha/usage.jsonl'), 'utf8')).toBe('{}\n');
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
   it('copies only plain relative paths, never out of the working directory', async () => {
     expect(['out/a/usage.jsonl', 'a.json'].map(safeReceiptPath)).toEqual([true, true]);
     expect(['../etc/passwd', '/etc/passwd', 'a/../../b', 'a//b', './a', 'a\\b', ''].map(safeReceiptPath).every((x) => !x)).toBe(true);
