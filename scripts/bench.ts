@@ -10,7 +10,7 @@
 // one round rehearses 400 packets); BENCH_ONLY=rehearsal, build or shards runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
@@ -211,7 +211,9 @@ async function benchShards(): Promise<void> {
   const shardRounds = Number(process.env.BENCH_SHARD_ROUNDS ?? 1);
   const total = Number(process.env.BENCH_SHARD_PACKETS ?? 200);
   const count = 3;
-  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-shards-'));
+  // Inside the project, not in the shared temporary folder, whose cleaners do not know a bench runs for half an hour.
+  const scratch = path.join(root, 'node_modules', '.cache', 'packet-kit', `bench-shards-${process.pid}`);
+  await mkdir(scratch, { recursive: true });
   const packetsDir = path.join(scratch, 'packets');
   try {
     for (let i = 1; i <= total; i++) {
