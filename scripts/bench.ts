@@ -4,9 +4,14 @@
 //   3. packet build of the library (rehearsal cached) / a bare Astro build of the same pages
 //   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
 //   5. packet grade of N submissions / the same test commands run bare
-// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal, build or grade runs one part.
+//   6. the sharded path on 200 generated packets (BENCH_SHARD_PACKETS=n for another number): the sum of three shards' rehearsals (each its own
+//      process, one after the other, as three CI runners would run them) plus merge-reports, against
+//      one unsharded rehearsal of the same packets: the overhead of sharding, as a ratio
+// BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade or shards runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
@@ -253,7 +258,85 @@ async function benchGrade(): Promise<void> {
   console.log(`  per submission             ${(g / n).toFixed(0)} ms graded, ${(b / n).toFixed(0)} ms bare`);
 }
 
+/**
+ * The sharded path: 200 generated packets rehearsed once unsharded and once as three shards plus
+ * merge-reports, each command its own process, no cache. The rounds alternate which goes first.
+ * The merged report's statuses must equal the unsharded one's, or the comparison is void.
+ */
+async function benchShards(): Promise<void> {
+  const shardRounds = Number(process.env.BENCH_SHARD_ROUNDS ?? 1);
+  const total = Number(process.env.BENCH_SHARD_PACKETS ?? 200);
+  const count = 3;
+  // Inside the project, not in the shared temporary folder, whose cleaners do not know a bench runs for half an hour.
+  const scratch = path.join(root, 'node_modules', '.cache', 'packet-kit', `bench-shards-${process.pid}`);
+  await mkdir(scratch, { recursive: true });
+  const packetsDir = path.join(scratch, 'packets');
+  try {
+    for (let i = 1; i <= total; i++) {
+      const io = memoryIo(root);
+      if ((await runCli(['new', `gen-${String(i).padStart(3, '0')}`, '--packets', packetsDir], io)) !== 0) throw new Error(io.stderr);
+    }
+    const jobs = process.env.BENCH_JOBS ? ['--jobs', process.env.BENCH_JOBS] : [];
+    // Wall time, and CPU time (user + system) of the command and everything it waited for (the
+    // sandboxes and the tests in them), read from bash's `times`: CPU time holds on a shared
+    // machine where wall time follows the neighbours' load.
+    const measure = (args: string[], ok: readonly number[] = [0]): { wall: number; cpu: number } => {
+      const t0 = performance.now();
+      const log = path.join(scratch, 'stderr.log');
+      const r = spawnSync('bash', ['-c', 'log=$1; shift; "$@" >/dev/null 2>"$log"; s=$?; times >&2; exit $s', 'bash', log, process.execPath, ...args], { cwd: root, encoding: 'utf8' });
+      const wall = performance.now() - t0;
+      if (!ok.includes(r.status ?? -1)) throw new Error(`${args.join(' ')} exited ${r.status}:\n${readFileSync(log, 'utf8')}`);
+      const children = r.stderr.trim().split('\n').at(-1)!.split(/\s+/).map((x) => {
+        const m = /^(\d+)m([\d.]+)s$/.exec(x);
+        return m ? Number(m[1]) * 60_000 + Number(m[2]) * 1000 : 0;
+      });
+      return { wall, cpu: children.reduce((a, b) => a + b, 0) };
+    };
+    const rehearse = (report: string, extra: string[]) =>
+      measure(['src/cli/bin.js', 'rehearse', '--packets', packetsDir, '--no-cache', '--report', report, '--out', path.join(scratch, 'receipts'), ...jobs, ...extra], [0, 1]);
+    const whole: { wall: number; cpu: number }[] = [];
+    const sharded: { wall: number; cpu: number }[] = [];
+    const perShard: { wall: number; cpu: number }[][] = [];
+    const merges: number[] = [];
+    for (let round = 0; round < shardRounds; round++) {
+      const one = () => whole.push(rehearse(path.join(scratch, 'whole.json'), []));
+      const shards = () => {
+        const times = Array.from({ length: count }, (_, k) => rehearse(path.join(scratch, `shard-${k + 1}.json`), ['--shard', `${k + 1}/${count}`]));
+        const files = times.map((_, k) => path.join(scratch, `shard-${k + 1}.json`));
+        const merge = measure(['src/cli/bin.js', 'merge-reports', ...files, '--out', path.join(scratch, 'merged.json')]);
+        perShard.push(times);
+        merges.push(merge.wall);
+        sharded.push({ wall: times.reduce((a, b) => a + b.wall, 0) + merge.wall, cpu: times.reduce((a, b) => a + b.cpu, 0) + merge.cpu });
+      };
+      if (round % 2 === 0) {
+        one();
+        shards();
+      } else {
+        shards();
+        one();
+      }
+    }
+    const statuses = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { packets: { id: string; status: string }[] }).packets.map((p) => `${p.id} ${p.status}`);
+    const [a, b] = [await statuses(path.join(scratch, 'whole.json')), await statuses(path.join(scratch, 'merged.json'))];
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('the merged report does not hold the unsharded statuses: the comparison would not be fair');
+    const sizes = (JSON.parse(await readFile(path.join(scratch, 'merged.json'), 'utf8')) as { merged: { shards: { packets: number }[] } }).merged.shards.map((s) => s.packets);
+    const w = median(whole.map((x) => x.wall));
+    const s = median(sharded.map((x) => x.wall));
+    const wc = median(whole.map((x) => x.cpu));
+    const sc = median(sharded.map((x) => x.cpu));
+    const last = perShard.at(-1)!;
+    console.log(`shards: ${total} generated packets, ${count} shards of ${sizes.join(' + ')}, ${shardRounds} round${shardRounds === 1 ? '' : 's'} (medians), no cache`);
+    console.log(`  one unsharded rehearsal      ${(w / 1000).toFixed(2)} s wall, ${(wc / 1000).toFixed(2)} s CPU`);
+    console.log(`  ${count} shards one after another  ${(s / 1000).toFixed(2)} s wall, ${(sc / 1000).toFixed(2)} s CPU   (${last.map((x) => (x.wall / 1000).toFixed(1)).join(' + ')} s, merge-reports ${(median(merges) / 1000).toFixed(2)} s)`);
+    console.log(`  ratio sum of shards / one    ${(s / w).toFixed(2)} wall, ${(sc / wc).toFixed(2)} CPU   (the overhead of sharding: each shard starts a process, checks the sandbox, loads every packet)`);
+    console.log(`  longest shard / one run      ${(Math.max(...last.map((x) => x.wall)) / w).toFixed(2)}   (the wall time on ${count} runners, without setup)`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'rehearsal') await benchRehearsal();
 if (!only || only === 'build') await benchBuild();
 if (!only || only === 'grade') await benchGrade();
+if (!only || only === 'shards') await benchShards();

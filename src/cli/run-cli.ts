@@ -8,6 +8,8 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   check: { load: async () => (await import('./commands/check.ts')).checkCommand, summary: 'validate and lint packets' },
   new: { load: async () => (await import('./commands/new.ts')).newCommand, summary: 'scaffold a packet that passes check' },
   rehearse: { load: async () => (await import('./commands/rehearse.ts')).rehearseCommand, summary: 'prove every packet fails closed, in a sandbox' },
+  'merge-reports': { load: async () => (await import('./commands/merge-reports.ts')).mergeReportsCommand, summary: 'join the reports of sharded rehearsals into one' },
+  report: { load: async () => (await import('./commands/report.ts')).reportCommand, summary: 'a static HTML report of rehearsals, with history, and JUnit XML' },
   build: {
     load: async () => (await import('./commands/build.ts')).buildCommand,
     summary: 'check, rehearse, zips, site and reviewer bundles, all or nothing',
@@ -21,7 +23,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
 };
 
 function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
   return `Usage: packet <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "packet <command> --help" for a command's options.\n`;
 }
 

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import type { BudgetMeter } from './budget.ts';
+import type { AttemptGate } from './endpoint-gate.ts';
 import { classInfo, classifyWire, emptyWire, errorCodes, type ErrorClass, type ReasoningSource, type WireRecord } from './error-class.ts';
 import type { Ledger, UsageLine } from './ledger.ts';
 import { resetTime, serverWait } from './rate-limit.ts';
@@ -69,6 +70,8 @@ export interface CallContext {
   /** The request's max_tokens (default {@link DEFAULT_MAX_REPLY_TOKENS}). */
   maxReplyTokens?: number;
   onWait?: (plan: WaitPlan, retry: number) => void;
+  /** The endpoint's gate, shared by every session calling it (concurrency and rate-limit pauses). */
+  gate?: AttemptGate;
 }
 
 /** A failed attempt as the server put it. */
@@ -202,6 +205,7 @@ export function createModelClient(options: ClientOptions): ModelClient {
         // Every cap, and the token cap with this call's estimate: a call that could cross it is not made.
         capReached: () => ctx.meter.capReached() ?? ctx.meter.nextCallStop(promptCount, maxTokens),
         ...(ctx.onWait ? { onWait: ctx.onWait } : {}),
+        ...(ctx.gate ? { gate: ctx.gate } : {}),
         attempt: async (n) => {
           const ts = new Date(ctx.nowEpochMs()).toISOString();
           const t0 = ctx.now();

@@ -5,6 +5,7 @@
  * times in the error body: see rate-limit.ts); the loop stops instead of waiting when the wait
  * would outlast the remaining budget. Randomness, sleep and clocks are injected.
  */
+import type { AttemptGate } from './endpoint-gate.ts';
 import { classInfo, type ErrorClass } from './error-class.ts';
 import { serverWait, type RateLimitInput } from './rate-limit.ts';
 
@@ -91,6 +92,12 @@ export interface RetryLoopOptions<T> {
   attempt: (n: number) => Promise<AttemptOutcome<T>>;
   /** Told about each wait, for logs. */
   onWait?: (plan: WaitPlan, retry: number) => void;
+  /**
+   * The endpoint's gate, shared with every other session calling it: each attempt waits there
+   * for a slot and for the end of a pause, and a rate-limit answer (or any answer that says when
+   * to come back) pauses it for everyone.
+   */
+  gate?: AttemptGate;
 }
 
 /** How a call ended. */
@@ -110,14 +117,25 @@ export async function retryLoop<T>(o: RetryLoopOptions<T>): Promise<LoopResult<T
     const cap = o.capReached();
     if (cap) return { kind: 'stopped', attempts: n - 1, ...(last ? { last } : {}), ...stopOf(cap) };
     if (o.remainingMs() <= 0) return { kind: 'stopped', reason: 'wall-clock', attempts: n - 1, ...(last ? { last } : {}), detail: 'the wall-clock budget is spent' };
-    const outcome = await o.attempt(n);
+    const pass = o.gate ? await o.gate.enter(o.remainingMs) : undefined;
+    if (pass && 'stop' in pass) return { kind: 'stopped', reason: 'wall-clock', attempts: n - 1, ...(last ? { last } : {}), detail: pass.stop };
+    let outcome: AttemptOutcome<T>;
+    try {
+      outcome = await o.attempt(n);
+    } finally {
+      pass?.leave();
+    }
     if (outcome.ok) return { kind: 'ok', value: outcome.value, attempts: n };
     last = { error: outcome.error, value: outcome.value };
-    if (!classInfo(outcome.error).retryable) return { kind: 'failed', error: outcome.error, value: outcome.value, attempts: n, why: 'not-retryable' };
+    const retryable = classInfo(outcome.error).retryable;
+    const plan = retryable ? planWait(n, outcome.hints, { policy: o.policy, random: o.random, nowEpochMs: o.nowEpochMs() }) : null;
+    // A rate limit, or a server that says when to come back, slows the endpoint for every session,
+    // this one's last attempt included. (A quota is not retried, and pauses nobody.)
+    if (plan && (outcome.error === 'rate-limit' || plan.source === 'retry-after')) o.gate?.slow(plan.ms, plan.from ?? plan.source);
+    if (!plan) return { kind: 'failed', error: outcome.error, value: outcome.value, attempts: n, why: 'not-retryable' };
     if (n >= o.policy.maxAttempts) return { kind: 'failed', error: outcome.error, value: outcome.value, attempts: n, why: 'attempts-exhausted' };
     const after = o.capReached();
     if (after) return { kind: 'stopped', attempts: n, last, ...stopOf(after) };
-    const plan = planWait(n, outcome.hints, { policy: o.policy, random: o.random, nowEpochMs: o.nowEpochMs() });
     const remaining = o.remainingMs();
     if (plan.ms >= remaining) {
       return {

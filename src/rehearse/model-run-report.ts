@@ -8,7 +8,7 @@ import type { ModelRunReport } from './report.ts';
 /** The report entry of one model run: verdict, spend and receipts (paths relative to `cwd`), keys sorted. */
 export function modelRunReport(
   result: SessionResult,
-  about: { date: string; packet: string; version: string; digest: string; model: string; endpoint: string; budget: BudgetLimits; cwd: string },
+  about: { date: string; packet: string; version: string; digest: string; model: string; named?: string; endpoint: string; budget: BudgetLimits; cwd: string },
 ): ModelRunReport {
   const rel = (p: string | null) => (p ? path.relative(about.cwd, p) || p : null);
   const l = result.ledger;
@@ -18,6 +18,7 @@ export function modelRunReport(
     version: about.version,
     digest: about.digest,
     model: about.model,
+    ...(about.named !== undefined ? { named: about.named } : {}),
     endpoint: about.endpoint,
     verdict: result.verdict,
     reason: result.reason,

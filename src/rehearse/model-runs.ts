@@ -1,11 +1,16 @@
 /**
- * Live model runs (`packet rehearse --endpoint URL --model NAME`): one session per packet, one
- * packet at a time (free endpoints rate-limit), each with its receipts in `<out>/<packet>/`.
+ * Live model runs (`packet rehearse --endpoint URL --model A,B`): one session per packet and
+ * model, each with its receipts in `<out>/<packet>/` (one model) or `<out>/<packet>/<model>/`
+ * (several). The endpoint's gate bounds them: at most its concurrency of sessions at once (so no
+ * session's wall clock runs while it waits for a turn), each making one call at a time, and a
+ * rate-limit answer to any of them pauses every one.
  */
 import path from 'node:path';
+import pLimit from 'p-limit';
 import type { Packet } from '../packets/packet.ts';
 import { effectiveBudget, type BudgetLimits } from '../llm/budget.ts';
 import { createModelClient, type FetchLike } from '../llm/client.ts';
+import { createEndpointGate, type EndpointGate } from '../llm/endpoint-gate.ts';
 import { createLedger } from '../llm/ledger.ts';
 import type { RetryPolicy, WaitPlan } from '../llm/retry.ts';
 import { runSession, type SessionClock } from './session.ts';
@@ -28,8 +33,10 @@ export interface ModelRunsOptions {
   endpoint: { baseURL: string; host: string; defaultQuery?: Record<string, string> };
   /** Never logged or written; redacted from every receipt as a second lock. */
   apiKey: string | null;
-  /** The model id; `{packet}` is replaced by each packet's id. */
-  model: string;
+  /** The models, as named: every packet runs against each; `{packet}` is replaced by each packet's id. */
+  models: readonly string[];
+  /** The endpoint's gate (default: one with room for one call at a time, on `clock`). */
+  gate?: EndpointGate;
   /** Budget flags: each can only lower the packet's cap. */
   flags: Partial<BudgetLimits>;
   feedbackTurns: number;
@@ -38,17 +45,22 @@ export interface ModelRunsOptions {
   /** The max_tokens each request sends (the client's default when unset). */
   maxReplyTokens?: number;
   policy?: RetryPolicy;
-  /** Receipts go to `<outDir>/<packet>/`; null keeps them in memory. */
+  /** Receipts go to `<outDir>/<packet>/` (several models: `<outDir>/<packet>/<model folder>/`); null keeps them in memory. */
   outDir: string | null;
   cwd: string;
   clock: SessionClock;
   date: () => Date;
   fetch?: FetchLike;
   onRun?: (run: ModelRunReport) => void;
-  onWait?: (packet: string, plan: WaitPlan, retry: number) => void;
+  onWait?: (packet: string, plan: WaitPlan, retry: number, model: string) => void;
 }
 
-/** Run the model on every packet, in id order. */
+/** A folder name for a model: its id with anything but letters, digits, `.`, `_` and `-` turned into `_`. */
+export function modelFolder(model: string): string {
+  return model.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'model';
+}
+
+/** Run every model on every packet; the runs come back sorted by packet, then in the order of `models`. */
 export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunReport[]> {
   const client = createModelClient({
     baseURL: o.endpoint.baseURL,
@@ -57,56 +69,74 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
     ...(o.endpoint.defaultQuery ? { defaultQuery: o.endpoint.defaultQuery } : {}),
     ...(o.fetch ? { fetch: o.fetch } : {}),
   });
-  const runs: ModelRunReport[] = [];
-  for (const packet of [...o.packets].sort((a, b) => a.id.localeCompare(b.id))) {
-    const model = o.model.replaceAll('{packet}', packet.id);
-    const { limits } = effectiveBudget(packet.prompt.data.budget, o.flags);
-    const date = o.date().toISOString();
-    const about = { date, packet: packet.id, version: packet.prompt.data.version, digest: packet.digest, model, endpoint: o.endpoint.host, budget: limits, cwd: o.cwd };
-    const sample = o.offline.packets.find((p) => p.id === packet.id)?.checks.find((c) => c.id === 'sample');
-    let run: ModelRunReport;
-    if (!sample?.ok) {
-      run = sortKeys({
-        ...about,
-        verdict: 'INCONCLUSIVE',
-        inconclusiveCause: 'sandbox',
-        reason: 'the packet\'s own sample does not pass its tests, so no answer can be judged; fix the packet first',
-        possibleLeak: false,
-        caughtBy: [],
-        findings: [],
-        signals: [],
-        calls: 0,
-        turns: 0,
-        tokens: { prompt: 0, completion: 0, total: 0, unknownCalls: 0 },
-        bytes: { out: 0, in: 0 },
-        wallMs: 0,
-        errors: {},
-        stop: null,
-        receipts: { usage: null, ledger: null, giveUp: null },
-      } satisfies ModelRunReport);
-    } else {
-      const dir = o.outDir ? path.join(o.outDir, packet.id) : null;
-      const ledger = await createLedger({ dir, header: { packet: packet.id, version: about.version, digest: packet.digest, model, endpoint: o.endpoint.host }, secrets: o.apiKey ? [o.apiKey] : [] });
-      const result = await runSession({
-        files: await loadPacketFiles(packet, o.packetDirs.get(packet.id)!),
-        client,
-        model,
-        limits,
-        ...(o.policy ? { policy: o.policy } : {}),
-        ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
-        runner: { ...o.runner, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
-        scratchDir: o.scratchDir,
-        feedbackTurns: o.feedbackTurns,
-        stallCalls: o.stallCalls,
-        ledger,
-        clock: o.clock,
-        schedule: o.schedule,
-        ...(o.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.onWait!(packet.id, plan, retry) } : {}),
-      });
-      run = modelRunReport(result, about);
-    }
-    runs.push(run);
-    o.onRun?.(run);
+  const gate = o.gate ?? createEndpointGate({ host: o.endpoint.host, concurrency: 1, clock: o.clock });
+  const sessions = pLimit(gate.concurrency);
+  const packets = [...o.packets].sort((a, b) => a.id.localeCompare(b.id));
+  const models = [...new Set(o.models)];
+  // Folders per model when there are several; two names that read alike get their position appended.
+  const folders = models.map(modelFolder);
+  const folderOf = (i: number) => (folders.indexOf(folders[i]!) === i ? folders[i]! : `${folders[i]}-${i + 1}`);
+  const cells = packets.flatMap((packet) => models.map((named, column) => ({ packet, named, column })));
+  const runs = await Promise.all(
+    cells.map(({ packet, named, column }) =>
+      sessions(async () => {
+        const run = await runOne(o, { packet, named, client, gate, dir: o.outDir ? (models.length > 1 ? path.join(o.outDir, packet.id, folderOf(column)) : path.join(o.outDir, packet.id)) : null });
+        o.onRun?.(run);
+        return { run, column };
+      }),
+    ),
+  );
+  return runs.sort((a, b) => a.run.packet.localeCompare(b.run.packet) || a.column - b.column).map((r) => r.run);
+}
+
+/** One packet against one model. */
+async function runOne(
+  o: ModelRunsOptions,
+  cell: { packet: Packet; named: string; client: ReturnType<typeof createModelClient>; gate: EndpointGate; dir: string | null },
+): Promise<ModelRunReport> {
+  const { packet, named } = cell;
+  const model = named.replaceAll('{packet}', packet.id);
+  const { limits } = effectiveBudget(packet.prompt.data.budget, o.flags);
+  const date = o.date().toISOString();
+  const about = { date, packet: packet.id, version: packet.prompt.data.version, digest: packet.digest, model, named, endpoint: o.endpoint.host, budget: limits, cwd: o.cwd };
+  const sample = o.offline.packets.find((p) => p.id === packet.id)?.checks.find((c) => c.id === 'sample');
+  if (!sample?.ok) {
+    return sortKeys({
+      ...about,
+      verdict: 'INCONCLUSIVE',
+      inconclusiveCause: 'sandbox',
+      reason: 'the packet\'s own sample does not pass its tests, so no answer can be judged; fix the packet first',
+      possibleLeak: false,
+      caughtBy: [],
+      findings: [],
+      signals: [],
+      calls: 0,
+      turns: 0,
+      tokens: { prompt: 0, completion: 0, total: 0, unknownCalls: 0 },
+      bytes: { out: 0, in: 0 },
+      wallMs: 0,
+      errors: {},
+      stop: null,
+      receipts: { usage: null, ledger: null, giveUp: null },
+    } satisfies ModelRunReport);
   }
-  return runs;
+  const ledger = await createLedger({ dir: cell.dir, header: { packet: packet.id, version: about.version, digest: packet.digest, model, endpoint: o.endpoint.host }, secrets: o.apiKey ? [o.apiKey] : [] });
+  const result = await runSession({
+    files: await loadPacketFiles(packet, o.packetDirs.get(packet.id)!),
+    client: cell.client,
+    model,
+    limits,
+    ...(o.policy ? { policy: o.policy } : {}),
+    ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
+    runner: { ...o.runner, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
+    scratchDir: o.scratchDir,
+    feedbackTurns: o.feedbackTurns,
+    stallCalls: o.stallCalls,
+    ledger,
+    clock: o.clock,
+    schedule: o.schedule,
+    gate: cell.gate,
+    ...(o.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.onWait!(packet.id, plan, retry, model) } : {}),
+  });
+  return modelRunReport(result, about);
 }

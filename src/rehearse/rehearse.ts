@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { KIT_ROOT } from '../kit/fingerprint.ts';
+import { kitIdentity, type KitIdentity } from '../kit/identity.ts';
 import type { Packet } from '../packets/packet.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { RehearsalCache } from './cache.ts';
@@ -8,6 +10,7 @@ import { rehearsePacket } from './rehearse-packet.ts';
 import type { ScriptedEndpoint } from './replies.ts';
 import type { Reporter } from './reporter.ts';
 import { REPORT_SCHEMA_VERSION, type PacketReport, type RehearsalReport } from './report.ts';
+import type { Shard } from './shard.ts';
 
 /** Everything a rehearsal needs, passed in. */
 export interface RehearseOptions {
@@ -33,6 +36,10 @@ export interface RehearseOptions {
   now: () => number;
   /** The embedded scripted endpoint; when set, each packet's scripted replies are rehearsed too. */
   scripted?: ScriptedEndpoint;
+  /** The kit, as the report names it (default: this kit's version and code fingerprint). */
+  kit?: KitIdentity;
+  /** The shard `packets` is (already selected); recorded in the report. */
+  shard?: Shard;
 }
 
 function emit<K extends keyof Reporter>(reporters: readonly Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): void {
@@ -87,6 +94,8 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
     const report: RehearsalReport = {
       schemaVersion: REPORT_SCHEMA_VERSION,
       date,
+      kit: options.kit ?? kitIdentity(KIT_ROOT),
+      ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
       sandbox: { kind: options.sandbox.kind, notice: options.sandboxNotice },
       interpreter: { python: options.interpreter.version },
       jobs: options.jobs,

@@ -3,11 +3,17 @@ import type { ErrorClass } from '../llm/error-class.ts';
 import type { StopReason } from '../llm/retry.ts';
 import type { Finding } from '../judge/findings.ts';
 import type { SignalMatch, TestCounts } from '../judge/judge.ts';
+import type { KitIdentity } from '../kit/identity.ts';
 
 export type { TestCounts } from '../judge/judge.ts';
+export type { KitIdentity } from '../kit/identity.ts';
 
-/** Version of the rehearsal report document. */
-export const REPORT_SCHEMA_VERSION = 2;
+/**
+ * Version of the rehearsal report document. 3: the kit that wrote it (`kit`), the shard it covers
+ * (`shard`), the models asked for (`live`), one model run per packet and model, and the shards a
+ * merged report was made of (`merged`).
+ */
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** How a model run ended (the judge's verdicts, and GAVE-UP when a budget cap stopped it). */
 export type ModelVerdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';
@@ -56,6 +62,11 @@ export interface ModelRunReport {
   digest: string;
   /** The model id sent to the endpoint. */
   model: string;
+  /**
+   * The model as named in `--model` (with `{packet}` not yet replaced): the column of the packet x
+   * model matrix. Set on live runs, not on scripted reply checks.
+   */
+  named?: string;
   /** The endpoint's host and port only (never credentials, path or query). */
   endpoint: string;
   verdict: ModelVerdict;
@@ -116,11 +127,29 @@ export interface PacketReport {
   durationMs: number;
 }
 
+/** One shard's run, as a merged report keeps it. */
+export interface ShardRun {
+  /** 1-based shard index and the number of shards. */
+  index: number;
+  count: number;
+  /** ISO time the shard's run started. */
+  date: string;
+  durationMs: number;
+  /** Packets the shard rehearsed. */
+  packets: number;
+}
+
 /** The whole rehearsal. */
 export interface RehearsalReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
-  /** ISO time the run started. */
+  /** ISO time the run started (a merged report: its earliest shard's). */
   date: string;
+  /** The kit that ran it. */
+  kit: KitIdentity;
+  /** Set when the run covered one shard of the packets (`--shard i/n`, see shard.ts). */
+  shard?: { index: number; count: number };
+  /** Set on a report made by `packet merge-reports`: the shards it joined, by index. */
+  merged?: { shards: ShardRun[] };
   /** How untrusted code ran. */
   sandbox: { kind: 'bubblewrap' | 'unconfined'; notice: string | null };
   /** The interpreter that ran the tests. */
@@ -128,8 +157,11 @@ export interface RehearsalReport {
   /** Worker pool size. */
   jobs: number;
   packets: PacketReport[];
+  /** Counts of packets by status; `durationMs` is the run's wall time (a merged report: its longest shard's). */
   summary: { packets: number; failsClosed: number; defects: number; inconclusive: number; cached: number; durationMs: number };
-  /** Live model runs (`--endpoint`/`--model`), one per packet, sorted by packet. */
+  /** The live models asked for (`--model a,b`), in the order given: the columns of the packet x model matrix. */
+  live?: { endpoint: string; models: string[] };
+  /** Live model runs: one per packet and model (the cells of the matrix), sorted by packet, then in the order of `live.models`. */
   models?: ModelRunReport[];
 }
 

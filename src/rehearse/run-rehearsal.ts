@@ -9,17 +9,21 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { BudgetLimits } from '../llm/budget.ts';
 import type { FetchLike } from '../llm/client.ts';
+import { createEndpointGate, type GatePause } from '../llm/endpoint-gate.ts';
+import type { KitIdentity } from '../kit/identity.ts';
 import type { WaitPlan } from '../llm/retry.ts';
 import { replyStoreFromDirs, startScriptedServer } from '../llm/scripted-server.ts';
-import { redact, sortKeys } from '../llm/stable-json.ts';
+import { redact } from '../llm/stable-json.ts';
 import type { Packet } from '../packets/packet.ts';
 import type { RehearsalCache } from './cache.ts';
 import type { RunEnvironment } from './environment.ts';
 import { runModelRehearsals } from './model-runs.ts';
 import { rehearse } from './rehearse.ts';
+import { reportText } from './report-file.ts';
 import type { Reporter } from './reporter.ts';
 import { exitCodeOf, type ModelRunReport, type RehearsalReport } from './report.ts';
 import { systemClock, type SessionClock } from './session.ts';
+import type { Shard } from './shard.ts';
 
 /** Write a file atomically: a temporary file, then a rename. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
@@ -29,10 +33,12 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   await rename(tmp, file);
 }
 
-/** A live model run on top of the offline rehearsal. */
+/** Live model runs on top of the offline rehearsal. */
 export interface LiveModelOptions {
-  /** The model id; `{packet}` is replaced by each packet's id. */
-  model: string;
+  /** The models, as named (`--model a,b`): every packet runs against each; `{packet}` is replaced by each packet's id. */
+  models: string[];
+  /** Model calls in flight at once against the endpoint (default 1): one limit for all models and packets. */
+  endpointJobs?: number;
   /** The endpoint; absent: the embedded scripted endpoint. */
   endpoint?: { baseURL: string; host: string; defaultQuery: Record<string, string> };
   /** Never logged or written. */
@@ -67,9 +73,15 @@ export interface RunRehearsalOptions {
   date: () => Date;
   live?: LiveModelOptions;
   /** Told about retries of live runs. */
-  onWait?: (packet: string, plan: WaitPlan, retry: number) => void;
+  onWait?: (packet: string, plan: WaitPlan, retry: number, model: string) => void;
+  /** Told when a rate-limit answer pauses the endpoint for every live run. */
+  onPause?: (pause: GatePause, host: string) => void;
   /** Told about the live runs' start and end, for the console. */
-  onModels?: (event: { start: { model: string; host: string; scripted: boolean } } | { end: ModelRunReport[] }) => void;
+  onModels?: (event: { start: { models: string[]; host: string; scripted: boolean; endpointJobs: number } } | { end: ModelRunReport[] }) => void;
+  /** The shard of the packets this run covers (already selected), for the report. */
+  shard?: Shard;
+  /** The kit, as the report names it (default: this kit). */
+  kit?: KitIdentity;
 }
 
 /** Rehearse, run the live models, write the report; returns the report and the exit code. */
@@ -96,13 +108,19 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
       date: o.date,
       now: () => performance.now(),
       scripted: { url: server.url, outDir: o.outDir, cwd: o.cwd },
+      ...(o.shard ? { shard: o.shard } : {}),
+      ...(o.kit ? { kit: o.kit } : {}),
     });
     if (o.live) {
       const live = o.live;
       modelScratch = await mkdtemp(path.join(o.scratchDir, 'packet-model-'));
       const endpoint = live.endpoint ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
-      o.onModels?.({ start: { model: live.model, host: endpoint.host, scripted: !live.endpoint } });
+      const clock = live.clock ?? systemClock;
+      const endpointJobs = Math.max(1, live.endpointJobs ?? 1);
+      const gate = createEndpointGate({ host: endpoint.host, concurrency: endpointJobs, clock, ...(o.onPause ? { onPause: (p: GatePause) => o.onPause!(p, endpoint.host) } : {}) });
+      o.onModels?.({ start: { models: live.models, host: endpoint.host, scripted: !live.endpoint, endpointJobs } });
       const limit = pLimit(Math.max(1, o.jobs));
+      report.live = { endpoint: endpoint.host, models: [...live.models] };
       report.models = await runModelRehearsals({
         packets: o.packets,
         packetDirs: o.packetDirs,
@@ -112,7 +130,8 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
         scratchDir: modelScratch,
         endpoint,
         apiKey: live.apiKey,
-        model: live.model,
+        models: live.models,
+        gate,
         flags: live.flags,
         feedbackTurns: live.feedbackTurns,
         stallCalls: live.stallCalls,
@@ -120,7 +139,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
         ...(live.maxReplyTokens ? { maxReplyTokens: live.maxReplyTokens } : {}),
         outDir: o.outDir,
         cwd: o.cwd,
-        clock: live.clock ?? systemClock,
+        clock,
         date: o.date,
         ...(live.fetch ? { fetch: live.fetch } : {}),
         onRun: (run) => o.reporter.onModelRunEnd?.(run),
@@ -128,7 +147,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
       });
       o.onModels?.({ end: report.models });
     }
-    const text = JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
+    const text = reportText(report);
     await writeFileAtomic(o.reportFile, o.live?.apiKey ? redact(text, [o.live.apiKey]) : text);
     return { report, exitCode: exitCodeOf(report) };
   } finally {

@@ -18,6 +18,7 @@
  */
 import { createMeter, type BudgetLimits, type Spent } from '../llm/budget.ts';
 import { describeFailure, type ChatMessage, type Failure, type ModelClient } from '../llm/client.ts';
+import type { AttemptGate } from '../llm/endpoint-gate.ts';
 import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
 import { parseReply } from '../llm/reply-parse.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
@@ -73,6 +74,8 @@ export interface SessionOptions {
   onWait?: (plan: WaitPlan, retry: number) => void;
   /** The max_tokens each request sends (the client's default when unset). */
   maxReplyTokens?: number;
+  /** The endpoint's gate, shared with the other sessions calling it. */
+  gate?: AttemptGate;
 }
 
 /** One judged answer. */
@@ -252,6 +255,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       now: clock.now,
       ...(o.onWait ? { onWait: o.onWait } : {}),
       ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
+      ...(o.gate ? { gate: o.gate } : {}),
     });
     if (call.stop) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: `stopped: ${call.stop.detail}` });

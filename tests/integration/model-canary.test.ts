@@ -110,7 +110,7 @@ beforeAll(async () => {
       scratchDir: scratch,
       endpoint: { baseURL: server.url, host: new URL(server.url).host },
       apiKey: null,
-      model: `scripted:{packet}/${reply}`,
+      models: [`scripted:{packet}/${reply}`],
       flags: {},
       feedbackTurns: 1,
       stallCalls: 5,

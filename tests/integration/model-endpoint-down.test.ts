@@ -121,7 +121,7 @@ describe('packet rehearse against a live endpoint', () => {
   it('ignores an endpoint in the environment when no model is named, and refuses an endpoint flag without one', async () => {
     const quiet = memoryIo(t.root, { env: { ...env(), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
     expect(await runCli(['rehearse', '--report', 'env.json'], quiet)).toBe(0);
-    expect(quiet.stderr).toMatch(/note: \$OPENAI_BASE_URL is set but no --model is given/);
+    expect(quiet.stderr).toMatch(/note: \$OPENAI_BASE_URL is set but no --model \(or \$LLM_MODEL\) is given/);
     const loud = memoryIo(t.root, { env: env() });
     expect(await runCli(['rehearse', '--endpoint', 'http://127.0.0.1:9/v1', '--report', 'x.json'], loud)).toBe(2);
     expect(loud.stderr).toMatch(/^PK602 /);

@@ -95,7 +95,7 @@ const failed = (id: string) => packet(id).checks.filter((c) => !c.ok).map((c) =>
 describe('packet rehearse on planted defects', () => {
   it('exits 1 and writes a versioned report', () => {
     expect(exitCode).toBe(1);
-    expect(report.schemaVersion).toBe(2);
+    expect(report.schemaVersion).toBe(3);
     expect(report.sandbox.kind).toBe('bubblewrap');
     expect(report.packets.map((p) => p.id)).toEqual([...report.packets.map((p) => p.id)].sort());
   });

@@ -17,6 +17,8 @@ import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { createScratchRoot } from '../../sandbox/scratch.ts';
 import { folderTimestamp } from '../../rehearse/model-run-report.ts';
 import { runRehearsal } from '../../rehearse/run-rehearsal.ts';
+import { parseShard, selectShard } from '../../rehearse/shard.ts';
+import { kitIdentity } from '../../kit/identity.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -38,12 +40,21 @@ sample reply must PASS, each failure reply must be caught.
   --timeout S       seconds per test run (default: 30)
   --unconfined      where bubblewrap is unusable, run the packets' own trees
                     without isolation (never use it for submissions or model replies)
+  --shard I/N       rehearse only shard I of N (e.g. 2/3): each packet is in
+                    exactly one shard, chosen from its id alone, so adding a
+                    packet moves no other; join the reports with merge-reports
 
-A live model, on top (one run per packet, receipts in <out>/<packet>/):
+Live models, on top (one run per packet and model, receipts in <out>/<packet>/,
+or <out>/<packet>/<model>/ with several models):
   --endpoint URL    an OpenAI-compatible API (default: $LLM_ENDPOINT, then
                     $OPENAI_BASE_URL; none: the embedded scripted endpoint)
-  --model NAME      the model id; {packet} is replaced by each packet's id
-                    (e.g. scripted:{packet}/sample, fault:500 on the embedded one)
+  --model A,B,C     the model ids, comma-separated (default with an endpoint:
+                    $LLM_MODEL); every packet runs against each; {packet} is
+                    replaced by each packet's id (e.g. scripted:{packet}/sample,
+                    fault:500 on the embedded one)
+  --endpoint-jobs N model calls in flight at once against the endpoint, all
+                    models and packets together (default: 2); a rate-limit
+                    answer pauses every run against it, not just the one told
   --api-key-env VAR the variable holding the key (default: OPENAI_API_KEY);
                     the key is never printed or written
   --out DIR         receipts folder (default: out/rehearsals/<timestamp>)
@@ -85,6 +96,7 @@ function parseModelNumbers(values: Record<string, string | boolean | undefined>,
     ['stall', 1],
     ['attempt-timeout', 1],
     ['max-reply-tokens', 1],
+    ['endpoint-jobs', 1],
   ];
   const n: Record<string, number | undefined> = {};
   for (const [flag, min] of numeric) {
@@ -105,12 +117,38 @@ function parseModelNumbers(values: Record<string, string | boolean | undefined>,
   return { n, budgetFlags };
 }
 
+/** `a, b,a` -> [a, b]: the models of `--model` or $LLM_MODEL, in order, each once; null when none is named. */
+export function parseModelList(text: string): string[] | null {
+  const models = [...new Set(text.split(',').map((m) => m.trim()).filter(Boolean))];
+  return models.length ? models : null;
+}
+
+/**
+ * The models to run: `--model`, or $LLM_MODEL when an endpoint is set (flag or environment); a
+ * model in the environment alone is not run against the embedded endpoint.
+ */
+function resolveModels(values: { endpoint?: string | undefined; model?: string | undefined }, io: CliIo): { models?: string[] } | null {
+  const fromEnv = io.env.LLM_MODEL?.trim() || undefined;
+  const endpoint = endpointFrom(values.endpoint, io.env);
+  if (values.model === undefined && fromEnv && !endpoint) {
+    io.err('note: $LLM_MODEL is set but no endpoint is (--endpoint, $LLM_ENDPOINT or $OPENAI_BASE_URL); rehearsing the scripted replies only.\n');
+  }
+  const text = values.model ?? (endpoint ? fromEnv : undefined);
+  if (text === undefined) return {};
+  const models = parseModelList(text);
+  if (!models) {
+    io.err(`packet rehearse: ${values.model !== undefined ? '--model' : '$LLM_MODEL'} names no model ("${text}"); give one or more ids, comma-separated.\n`);
+    return null;
+  }
+  return { models };
+}
+
 /** The live endpoint from the flag or the environment (none: the embedded one); null after printing what is wrong. */
 function resolveEndpoint(values: { endpoint?: string | undefined; model?: string | undefined }, io: CliIo): { live?: { baseURL: string; host: string; defaultQuery: Record<string, string> } } | null {
   let from = endpointFrom(values.endpoint, io.env);
   if (from && from.source !== 'flag' && !values.model) {
     // An endpoint in the environment is for live runs; without a model there is none to make.
-    io.err(`note: $${from.source} is set but no --model is given; rehearsing the scripted replies only.\n`);
+    io.err(`note: $${from.source} is set but no --model (or $LLM_MODEL) is given; rehearsing the scripted replies only.\n`);
     from = undefined;
   }
   if (!from) return {};
@@ -139,7 +177,9 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       'no-cache': { type: 'boolean', default: false },
       timeout: { type: 'string', default: '30' },
       unconfined: { type: 'boolean', default: false },
+      shard: { type: 'string' },
       endpoint: { type: 'string' },
+      'endpoint-jobs': { type: 'string', default: '2' },
       model: { type: 'string' },
       'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
       out: { type: 'string' },
@@ -165,8 +205,17 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
   if (!numbers) return 2;
   const { n, budgetFlags } = numbers;
 
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (shard && 'error' in shard) {
+    io.err(`packet rehearse: --shard ${shard.error}.\n`);
+    return 2;
+  }
+  // The models: the flag, or the environment's with an endpoint.
+  const chosen = resolveModels(values, io);
+  if (!chosen) return 2;
+  const models = chosen.models;
   // The endpoint: a flag or the environment; none means the embedded scripted endpoint.
-  const resolved = resolveEndpoint(values, io);
+  const resolved = resolveEndpoint({ endpoint: values.endpoint, model: models?.join(',') }, io);
   if (!resolved) return 2;
   const { live } = resolved;
   const keyVar = values['api-key-env'];
@@ -182,7 +231,7 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     io.err(`packet rehearse: fix the errors above first (\`npx packet check\` lists them).\n`);
     return 1;
   }
-  if (values.model) {
+  if (models) {
     const ignored = new Set<string>();
     for (const p of loaded.packets) for (const i of effectiveBudget(p.prompt.data.budget, budgetFlags).ignored) ignored.add(`${p.id}: ${i}`);
     if (ignored.size) printDiagnostic(io, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
@@ -207,25 +256,31 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
   }
   const packetsDir = path.resolve(io.cwd, values.packets);
   const reportFile = path.resolve(io.cwd, values.report);
+  const packets = shard ? selectShard(loaded.packets, (p) => p.id, shard) : loaded.packets;
+  if (shard) say(`shard ${shard.index}/${shard.count}: ${packets.length} of ${loaded.packets.length} packet${loaded.packets.length === 1 ? '' : 's'}\n`);
+  const fingerprint = kitFingerprint(KIT_ROOT);
   try {
     const reporter = terminalReporter(say, { tty: io.isTTY, color: io.isTTY });
     const { exitCode } = await runRehearsal({
-      packets: loaded.packets,
+      packets,
+      ...(shard ? { shard } : {}),
+      kit: kitIdentity(KIT_ROOT, fingerprint),
       packetDirs: new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)])),
       environment,
       jobs,
       timeoutMs: timeout * 1000,
-      cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
+      cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse'), fingerprint),
       reporter,
       scratchDir: scratchRoot.dir,
       outDir: path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now()))),
       reportFile,
       cwd: io.cwd,
       date: io.now,
-      ...(values.model
+      ...(models
         ? {
             live: {
-              model: values.model,
+              models,
+              endpointJobs: n['endpoint-jobs']!,
               ...(live ? { endpoint: live } : {}),
               apiKey,
               flags: budgetFlags,
@@ -236,9 +291,14 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
             },
           }
         : {}),
-      onWait: (packet, plan, retry) => say(`  ${packet}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+      onWait: (packet, plan, retry, model) =>
+        say(`  ${packet}${models && models.length > 1 ? ` with ${model}` : ''}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+      onPause: (pause, host) => say(`  endpoint ${host}: every run waits ${(pause.ms / 1000).toFixed(1)} s (a rate limit: ${pause.from})\n`),
       onModels: (event) => {
-        if ('start' in event) return say(`\nmodel ${event.start.model} at ${event.start.host}${event.start.scripted ? ' (the embedded scripted endpoint)' : ''}\n`);
+        if ('start' in event) {
+          const s = event.start;
+          return say(`\nmodel${s.models.length === 1 ? '' : 's'} ${s.models.join(', ')} at ${s.host}${s.scripted ? ' (the embedded scripted endpoint)' : ''}, ${s.endpointJobs} call${s.endpointJobs === 1 ? '' : 's'} at a time\n`);
+        }
         const by = new Map<string, number>();
         for (const m of event.end) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
         say(`models: ${event.end.length} run${event.end.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);

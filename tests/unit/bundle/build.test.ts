@@ -26,8 +26,9 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 function reportOf(status: PacketReport['status']): RehearsalReport {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     date: '2026-11-29T12:00:00.000Z',
+    kit: { version: '0.1.0', fingerprint: 'f'.repeat(64) },
     sandbox: { kind: 'bubblewrap', notice: null },
     interpreter: { python: null },
     jobs: 1,

@@ -6,8 +6,9 @@ import { memPacket } from './helpers.ts';
 
 function report(id: string, digest: string): RehearsalReport {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     date: '2026-11-29T12:00:00.000Z',
+    kit: { version: '0.1.0', fingerprint: 'f'.repeat(64) },
     sandbox: { kind: 'bubblewrap', notice: null },
     interpreter: { python: '3.12.0' },
     jobs: 2,
