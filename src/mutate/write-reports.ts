@@ -1,0 +1,49 @@
+/**
+ * A run's reports on disk, beside its receipts: `report.json` (the kit's, with every mutant's
+ * code), `mutation-report.json` (the standard schema) and `mutation-report.html`. Each file is
+ * written whole and renamed into place; a folder never mixes two runs (see `clearRunFolder`).
+ */
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExpectedTest } from '../judge/test-ids.ts';
+import { stableJson } from '../llm/stable-json.ts';
+import { mutationReportHtml, reportElementsScript } from './html-report.ts';
+import type { MutationReport } from './report.ts';
+import { toMutationTestResult } from './stryker-report.ts';
+
+/** The files of a run folder, by role. */
+export const RUN_FILES = {
+  report: 'report.json',
+  schemaReport: 'mutation-report.json',
+  html: 'mutation-report.html',
+  usage: 'usage.jsonl',
+  ledger: 'ledger.json',
+  giveUp: 'give_up.json',
+} as const;
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/** Remove a previous run's files from `dir` (only the kit's own names), so nothing of it is read as this run's. */
+export async function clearRunFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const f of Object.values(RUN_FILES)) await rm(path.join(dir, f), { force: true });
+}
+
+/** Write the three reports into `dir`; returns their paths. */
+export async function writeMutationReports(
+  dir: string,
+  report: MutationReport,
+  context: { sources: ReadonlyMap<string, string>; tests: readonly ExpectedTest[]; language: string; kitVersion: string },
+): Promise<{ report: string; schemaReport: string; html: string }> {
+  await mkdir(dir, { recursive: true });
+  const schema = toMutationTestResult(report, context.sources, context.tests, { language: context.language, kitVersion: context.kitVersion });
+  const files = { report: path.join(dir, RUN_FILES.report), schemaReport: path.join(dir, RUN_FILES.schemaReport), html: path.join(dir, RUN_FILES.html) };
+  await writeAtomic(files.report, stableJson(report, 2) + '\n');
+  await writeAtomic(files.schemaReport, JSON.stringify(schema, null, 2) + '\n');
+  await writeAtomic(files.html, mutationReportHtml(report, schema, context.sources, await reportElementsScript()));
+  return files;
+}
