@@ -25,7 +25,6 @@ import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
-import { checkCommand } from './check.ts';
 
 export const mutateHelp = `Usage: packet mutate <id> [options]
        packet mutate <id> --adopt N --as MODE-ID [--out DIR]
@@ -227,6 +226,8 @@ export async function mutateCommand(args: string[], io: CliIo): Promise<number> 
     for (const w of adopted.wrote) io.out(`  wrote ${rel(path.join(packetDir, w))}\n`);
     io.out(`Fill in its signal and caps in failures.mdx; \`npx packet check ${id}\` says what is missing:\n\n`);
     const quiet = { ...io, out: (s: string) => io.out(s), err: (s: string) => io.out(s) };
+    // Loaded here only: the lint behind check is heavy, and a mutation run never needs it.
+    const { checkCommand } = await import('./check.ts');
     await checkCommand([id, '--packets', values.packets], quiet);
     if (adopted.mutant.status === 'survived') io.out(`\nThe mutant survives the tests: \`npx packet rehearse ${id}\` reports it (PK446) until a test kills it.\n`);
     return 0;
