@@ -5,7 +5,18 @@
  * (stryker-report.ts); `--adopt` and the reviewer bundle read it back.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { MutantStatus } from './classify.ts';
+
+/** The files of a run folder (`out/mutate/<id>/` by default), by role. */
+export const RUN_FILES = {
+  report: 'report.json',
+  schemaReport: 'mutation-report.json',
+  html: 'mutation-report.html',
+  usage: 'usage.jsonl',
+  ledger: 'ledger.json',
+  giveUp: 'give_up.json',
+} as const;
 
 /** Version of `report.json`. */
 export const MUTATE_SCHEMA_VERSION = 1;
@@ -126,14 +137,23 @@ export function summarize(asked: number, mutants: readonly Pick<MutantRecord, 's
   };
 }
 
-/** The summary in words: "5 mutants: 3 killed, 1 survived, 0 crashed, 1 invalid (1 duplicate); mutation score 75%". */
-export function describeSummary(s: MutationSummary): string {
+/** The counts in words: "5 mutants: 3 killed, 1 survived, 0 crashed, 1 invalid (and 1 duplicate, counted once)". */
+export function describeCounts(s: MutationSummary): string {
   const counted = s.proposed - s.duplicates;
   const parts = [`${s.killed} killed`, `${s.survived} survived`, `${s.crashed} crashed`, `${s.invalid} invalid`];
   if (s.unjudged) parts.push(`${s.unjudged} unjudged`);
   const dup = s.duplicates ? ` (and ${s.duplicates} duplicate${s.duplicates === 1 ? '' : 's'}, counted once)` : '';
-  const score = s.score === null ? 'no mutation score (nothing was killed or survived)' : `mutation score ${s.score}%`;
-  return `${counted} mutant${counted === 1 ? '' : 's'}: ${parts.join(', ')}${dup}; ${score}`;
+  return `${counted} mutant${counted === 1 ? '' : 's'}: ${parts.join(', ')}${dup}`;
+}
+
+/** The score in words: "mutation score 75%", or why there is none. */
+export function describeScore(s: MutationSummary): string {
+  return s.score === null ? 'no mutation score (nothing was killed or survived)' : `mutation score ${s.score}%`;
+}
+
+/** The summary in words: "5 mutants: 3 killed, 1 survived, 0 crashed, 1 invalid (and 1 duplicate, counted once); mutation score 75%". */
+export function describeSummary(s: MutationSummary): string {
+  return `${describeCounts(s)}; ${describeScore(s)}`;
 }
 
 /** Read a `report.json`, or undefined when there is none or it is not one. */
@@ -150,4 +170,13 @@ export async function readMutationReport(file: string): Promise<MutationReport |
   } catch {
     return undefined;
   }
+}
+
+/** A run folder's reports: report.json (required), and the standard report and the page as written (when present). */
+export async function readMutationRun(dir: string): Promise<{ report: MutationReport; schemaJson?: string; html?: string } | undefined> {
+  const report = await readMutationReport(path.join(dir, RUN_FILES.report));
+  if (!report) return undefined;
+  const text = (f: string) => readFile(path.join(dir, f), 'utf8').catch(() => undefined);
+  const [schemaJson, html] = await Promise.all([text(RUN_FILES.schemaReport), text(RUN_FILES.html)]);
+  return { report, ...(schemaJson !== undefined ? { schemaJson } : {}), ...(html !== undefined ? { html } : {}) };
 }

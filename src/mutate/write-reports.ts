@@ -8,18 +8,10 @@ import path from 'node:path';
 import type { ExpectedTest } from '../judge/test-ids.ts';
 import { stableJson } from '../llm/stable-json.ts';
 import { mutationReportHtml, reportElementsScript } from './html-report.ts';
-import type { MutationReport } from './report.ts';
-import { toMutationTestResult } from './stryker-report.ts';
+import { RUN_FILES, type MutationReport } from './report.ts';
 
-/** The files of a run folder, by role. */
-export const RUN_FILES = {
-  report: 'report.json',
-  schemaReport: 'mutation-report.json',
-  html: 'mutation-report.html',
-  usage: 'usage.jsonl',
-  ledger: 'ledger.json',
-  giveUp: 'give_up.json',
-} as const;
+export { RUN_FILES } from './report.ts';
+import { toMutationTestResult } from './stryker-report.ts';
 
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
