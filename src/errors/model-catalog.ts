@@ -116,9 +116,9 @@ export const ModelErrors = {
     hint: () =>
       'The reply must be a JSON array [{"fault": "...", "path": "...", "code": "..."}], bare or in a fenced json block (an item may give "diff" instead of "code"); the call is in usage.jsonl. --feedback N asks again that many times with the reason.',
   }),
-  MutantSurvived: entry<{ packet: string; n: number; fault: string; path: string }>({
+  ProposedMutantSurvived: entry<{ packet: string; n: number; fault: string; path: string }>({
     code: 'PK623',
-    name: 'MutantSurvived',
+    name: 'ProposedMutantSurvived',
     title: 'A proposed mutant survives every test',
     severity: 'warning',
     message: ({ packet, n, fault, path }) => `Mutant #${n} of "${packet}" survives every test, visible and held out: ${fault} (${path}). No test checks this behaviour.`,

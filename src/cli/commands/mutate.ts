@@ -341,7 +341,7 @@ export async function mutateCommand(args: string[], io: CliIo): Promise<number> 
       }
     }
     for (const m of report.mutants.filter((x) => x.status === 'survived')) {
-      printDiagnostic(sayErr, diagnose(ModelErrors.MutantSurvived, { file: `${packet.dir}/${m.path}` }, { packet: id, n: m.id, fault: m.fault, path: m.path }));
+      printDiagnostic(sayErr, diagnose(ModelErrors.ProposedMutantSurvived, { file: `${packet.dir}/${m.path}` }, { packet: id, n: m.id, fault: m.fault, path: m.path }));
     }
     if (report.verdict === 'INCONCLUSIVE') {
       printDiagnostic(sayErr, diagnose(ModelErrors.MutateInconclusive, { file: packet.dir }, { packet: id, reason: report.inconclusive!.reason }));
