@@ -29,13 +29,15 @@ export async function clearRunFolder(dir: string): Promise<void> {
 export async function writeMutationReports(
   dir: string,
   report: MutationReport,
-  context: { sources: ReadonlyMap<string, string>; tests: readonly ExpectedTest[]; language: string; kitVersion: string },
+  context: { sources: ReadonlyMap<string, string>; tests: readonly ExpectedTest[]; language: string; kitVersion: string; scrub?: (text: string) => string },
 ): Promise<{ report: string; schemaReport: string; html: string }> {
+  // A second lock, as for receipts: a key a model echoed into its code is removed from every file written.
+  const scrub = context.scrub ?? ((text: string) => text);
   await mkdir(dir, { recursive: true });
   const schema = toMutationTestResult(report, context.sources, context.tests, { language: context.language, kitVersion: context.kitVersion });
   const files = { report: path.join(dir, RUN_FILES.report), schemaReport: path.join(dir, RUN_FILES.schemaReport), html: path.join(dir, RUN_FILES.html) };
-  await writeAtomic(files.report, stableJson(report, 2) + '\n');
-  await writeAtomic(files.schemaReport, JSON.stringify(schema, null, 2) + '\n');
-  await writeAtomic(files.html, mutationReportHtml(report, schema, context.sources, await reportElementsScript()));
+  await writeAtomic(files.report, scrub(stableJson(report, 2) + '\n'));
+  await writeAtomic(files.schemaReport, scrub(JSON.stringify(schema, null, 2) + '\n'));
+  await writeAtomic(files.html, scrub(mutationReportHtml(report, schema, context.sources, await reportElementsScript())));
   return files;
 }

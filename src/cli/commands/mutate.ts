@@ -332,7 +332,7 @@ export async function mutateCommand(args: string[], io: CliIo): Promise<number> 
     }
     const report = result.report;
     const sources = sampleSources(files, sample);
-    await writeMutationReports(outDir, report, { sources, tests: files.expected.all, language: packet.prompt.data.language, kitVersion: kitVersion() });
+    await writeMutationReports(outDir, report, { sources, tests: files.expected.all, language: packet.prompt.data.language, kitVersion: kitVersion(), scrub });
     if (text) say(consoleSummary(report, rel, outDir));
     else io.out(scrub(JSON.stringify(report, null, 2)) + '\n');
     for (const c of report.calls) {
