@@ -13,6 +13,7 @@ import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { MUTANTS_REPLY } from '../src/packets/packet.ts';
 import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, prepareWorkspace, type Submission } from '../src/judge/workspace.ts';
@@ -208,7 +209,7 @@ async function benchMutate(): Promise<void> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-mutate-'));
   const env = { ...process.env, PATH: `${python.shimDir}:${process.env.PATH}`, PYTHONDONTWRITEBYTECODE: '1' };
   try {
-    for (const packet of packets.filter((p) => p.trees.replies.includes('mutants.md'))) {
+    for (const packet of packets.filter((p) => p.trees.replies.includes(MUTANTS_REPLY))) {
       const dir = path.join(root, 'packets', sources.find((s) => s.id === packet.id)!.folder);
       const files = await loadPacketFiles(packet, dir);
       const sample = new Map(await Promise.all(packet.trees.sample.map(async (f) => [f, await readFile(path.join(dir, 'sample', f))] as [string, Buffer])));

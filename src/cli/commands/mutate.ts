@@ -21,6 +21,7 @@ import { runMutate } from '../../mutate/run-mutate.ts';
 import { readSampleTree, sampleLayer, sampleSources } from '../../mutate/sources.ts';
 import { clearRunFolder, RUN_FILES, writeMutationReports } from '../../mutate/write-reports.ts';
 import { loadPackets } from '../../packets/load.ts';
+import { MUTANTS_REPLY } from '../../packets/packet.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -253,8 +254,9 @@ export async function mutateCommand(args: string[], io: CliIo): Promise<number> 
     }
     live = parsed.endpoint;
   }
-  const model = values.model ?? `scripted:${id}/mutants`;
-  if (!live && model === `scripted:${id}/mutants` && !packet.trees.replies.includes('mutants.md')) {
+  const scriptedModel = `scripted:${id}/${MUTANTS_REPLY.replace(/\.md$/, '')}`;
+  const model = values.model ?? scriptedModel;
+  if (!live && model === scriptedModel && !packet.trees.replies.includes(MUTANTS_REPLY)) {
     printDiagnostic((s) => io.err(s), diagnose(ModelErrors.MutantsReplyMissing, { file: `${packet.dir}/replies/mutants.md` }, { packet: id }));
     return 1;
   }
