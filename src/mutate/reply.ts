@@ -1,7 +1,9 @@
 /**
  * Read a model's mutants: a JSON array `[{"fault", "path", "code"}]`, bare, in a fenced `json`
- * block, or (leniently) the first `[` to the last `]` of an answer with words around it. An
- * item may give `diff` (a unified diff against the sample's file) instead of `code`. A reply
+ * block, or (leniently) the first `[` to the last `]` of an answer with words around it; raw
+ * line breaks inside JSON strings and a file wrapped in a Markdown fence inside `code` are read
+ * as meant, and noted. An item may give `diff` (a unified diff against the sample's file)
+ * instead of `code`. A reply
  * with no readable array is malformed: the call is INCONCLUSIVE. An item that is not a usable
  * mutant (no code, a path outside the sample's sources, a diff that does not apply) is kept,
  * with its problem, and counted invalid: the model answered, and the answer is judged.
@@ -34,6 +36,50 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * JSON with raw line breaks and tabs inside its strings escaped, or null when it has none. Models
+ * often write a file's lines into a JSON string as they are, which JSON.parse refuses.
+ */
+export function escapeRawControls(text: string): string | null {
+  let out = '';
+  let inString = false;
+  let changed = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      if (ch === '\\') {
+        out += ch + (text[i + 1] ?? '');
+        i++;
+        continue;
+      }
+      if (ch === '"') inString = false;
+      else if (ch === '\n' || ch === '\r' || ch === '\t') {
+        out += ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t';
+        changed = true;
+        continue;
+      }
+    } else if (ch === '"') inString = true;
+    out += ch;
+  }
+  return changed ? out : null;
+}
+
+function parseJson(text: string): { value: unknown; note?: string } | { error: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    const escaped = escapeRawControls(text);
+    if (escaped !== null) {
+      try {
+        return { value: JSON.parse(escaped), note: 'raw line breaks inside its strings were read as \\n' };
+      } catch {
+        // Fall through to the first error.
+      }
+    }
+    return { error: (err as Error).message };
+  }
+}
+
 /** The JSON array in a reply, or why there is none. */
 function findArray(text: string): { items: unknown[]; notes: string[] } | { reason: string } {
   const trimmed = text.trim();
@@ -49,18 +95,18 @@ function findArray(text: string): { items: unknown[]; notes: string[] } | { reas
   if (!candidates.length) return { reason: 'it holds no JSON array' };
   let firstError: string | undefined;
   for (const c of candidates) {
-    let value: unknown;
-    try {
-      value = JSON.parse(c.text);
-    } catch (err) {
-      firstError ??= `the JSON in ${c.from} does not parse (${(err as Error).message})`;
+    const parsed = parseJson(c.text);
+    if ('error' in parsed) {
+      firstError ??= `the JSON in ${c.from} does not parse (${parsed.error})`;
       continue;
     }
-    if (Array.isArray(value)) return { items: value, notes: c.from === 'the reply' || c.from === 'a fenced block' ? [] : [`the array was read from ${c.from}`] };
+    const { value } = parsed;
+    const notes = parsed.note ? [`the JSON in ${c.from} was not strict: ${parsed.note}`] : [];
+    if (Array.isArray(value)) return { items: value, notes: [...(c.from === 'the reply' || c.from === 'a fenced block' ? [] : [`the array was read from ${c.from}`]), ...notes] };
     // `{"mutants": [...]}`: one array inside an object.
     if (value && typeof value === 'object') {
       const arrays = Object.entries(value as Record<string, unknown>).filter(([, v]) => Array.isArray(v));
-      if (arrays.length === 1) return { items: arrays[0]![1] as unknown[], notes: [`the array was read from the "${arrays[0]![0]}" field of an object`] };
+      if (arrays.length === 1) return { items: arrays[0]![1] as unknown[], notes: [`the array was read from the "${arrays[0]![0]}" field of an object`, ...notes] };
     }
     firstError ??= `the JSON in ${c.from} is not an array`;
   }
@@ -97,7 +143,11 @@ function readItem(item: unknown, index: number, sources: ReadonlyMap<string, str
   if (unsafe) return { ...base, problem: `its path "${file}" ${unsafe}` };
   const original = sources.get(file);
   if (original === undefined) return { ...base, problem: `"${file}" is not one of the sample's source files (${[...sources.keys()].join(', ')})` };
-  if (code !== undefined) return { ...base, form: 'code', code: code.endsWith('\n') || !code ? code : `${code}\n` };
+  if (code !== undefined) {
+    // A whole file wrapped in a Markdown fence inside the JSON string: the fence is not code.
+    const inner = /^\s*(`{3,})[^\n]*\n([\s\S]*?)\n?\1\s*$/.exec(code)?.[2] ?? code;
+    return { ...base, form: 'code', code: inner.endsWith('\n') || !inner ? inner : `${inner}\n` };
+  }
   const applied = parseReply(withHeaders(diff!, file), new Map([[file, original]]));
   if (!applied.ok) return { ...base, form: 'diff', problem: `its diff cannot be applied: ${applied.reason}` };
   const touched = [...applied.files.keys(), ...applied.deleted];

@@ -61,3 +61,17 @@ describe('parseMutantReply: items', () => {
     expect(one({ fault: 'x', path: 'src/calc.py', diff: '@@ -5,2 +5,2 @@\n def mul(a, b):\n-    return a * b\n+    return a / b\n' }).problem).toMatch(/^its diff cannot be applied: the diff for "src\/calc.py" does not apply/);
   });
 });
+
+describe('parseMutantReply: the slips free models make', () => {
+  it('reads raw line breaks inside JSON strings, and says so', () => {
+    const raw = `[{"fault": "add subtracts", "path": "src/calc.py", "code": "def add(a, b):\n    return a - b\n"}]`;
+    const r = parseMutantReply(raw, sources);
+    expect(r.ok && r.proposals[0]!.code).toBe('def add(a, b):\n    return a - b\n');
+    expect(r.ok && r.notes).toEqual(['the JSON in the reply was not strict: raw line breaks inside its strings were read as \\n']);
+  });
+
+  it('takes a whole file out of a Markdown fence inside the JSON string', () => {
+    const r = parseMutantReply(JSON.stringify([item({ code: '```python\ndef add(a, b):\n    return a - b\n```' })]), sources);
+    expect(r.ok && r.proposals[0]!.code).toBe('def add(a, b):\n    return a - b\n');
+  });
+});
