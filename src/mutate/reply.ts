@@ -3,10 +3,10 @@
  * block, or (leniently) the first `[` to the last `]` of an answer with words around it; raw
  * line breaks inside JSON strings and a file wrapped in a Markdown fence inside `code` are read
  * as meant, and noted. An item may give `diff` (a unified diff against the sample's file)
- * instead of `code`. A reply
- * with no readable array is malformed: the call is INCONCLUSIVE. An item that is not a usable
- * mutant (no code, a path outside the sample's sources, a diff that does not apply) is kept,
- * with its problem, and counted invalid: the model answered, and the answer is judged.
+ * instead of `code`. A reply with no readable array is malformed: the call is INCONCLUSIVE. An
+ * item that is not a usable mutant (no code, a path outside the sample's sources, a diff that
+ * does not apply) is kept, with its problem, and counted invalid: the model answered, and the
+ * answer is judged.
  */
 import { fencedBlocks, parseReply, unsafePathReason } from '../llm/reply-parse.ts';
 
