@@ -7,8 +7,10 @@
 //   6. the sharded path on 200 generated packets (BENCH_SHARD_PACKETS=n for another number): the sum of three shards' rehearsals (each its own
 //      process, one after the other, as three CI runners would run them) plus merge-reports, against
 //      one unsharded rehearsal of the same packets: the overhead of sharding, as a ratio
+//   7. packet mutate of each packet that ships replies/mutants.md: time per judged mutant / the
+//      same test command run bare on the sample
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
-// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade or shards runs one part.
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards or mutate runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +19,7 @@ import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { MUTANTS_REPLY } from '../src/packets/packet.ts';
 import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, prepareWorkspace, type Submission } from '../src/judge/workspace.ts';
@@ -335,8 +338,53 @@ async function benchShards(): Promise<void> {
   }
 }
 
+/** `packet mutate` on each packet with scripted mutants: the time per judged mutant against the bare test command on the sample's workspace. */
+async function benchMutate(): Promise<void> {
+  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
+  const python = await resolver.python();
+  if ('error' in python) throw new Error(python.error);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-mutate-'));
+  const env = { ...process.env, PATH: `${python.shimDir}:${process.env.PATH}`, PYTHONDONTWRITEBYTECODE: '1' };
+  try {
+    for (const packet of packets.filter((p) => p.trees.replies.includes(MUTANTS_REPLY))) {
+      const dir = path.join(root, 'packets', sources.find((s) => s.id === packet.id)!.folder);
+      const files = await loadPacketFiles(packet, dir);
+      const sample = new Map(await Promise.all(packet.trees.sample.map(async (f) => [f, await readFile(path.join(dir, 'sample', f))] as [string, Buffer])));
+      const ws = await prepareWorkspace(files, { files: sample, deleted: [] }, { withHidden: true, canaries: true, parentDir: scratch, random: Math.random });
+      if ('rejected' in ws) throw new Error(`${packet.id}: ${ws.rejected}`);
+      const bare: number[] = [];
+      const perMutant: number[] = [];
+      const walls: number[] = [];
+      let summary = '';
+      for (let i = 0; i < rounds; i++) {
+        bare.push(time(() => spawnSync('bash', ['-c', `cd ${JSON.stringify(ws.dir)} && ${packet.prompt.data.test}`], { env, stdio: 'ignore' })));
+        const out = path.join(scratch, `${packet.id}-${i}`);
+        const wall = time(() => node(['src/cli/bin.js', 'mutate', packet.id, '--out', out, '--format', 'json', ...(process.env.BENCH_JOBS ? ['--jobs', process.env.BENCH_JOBS] : [])]));
+        const report = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')) as { timing: { perMutantMs: number }; summary: { killed: number; survived: number; crashed: number; invalid: number; proposed: number; score: number } };
+        perMutant.push(report.timing.perMutantMs);
+        walls.push(wall);
+        const s = report.summary;
+        summary = `${s.proposed} mutants: ${s.killed} killed, ${s.survived} survived, ${s.crashed} crashed, ${s.invalid} invalid; score ${s.score}%`;
+      }
+      await ws.dispose();
+      const b = median(bare);
+      const m = median(perMutant);
+      console.log(`mutate: ${packet.id}, ${summary}, ${rounds} rounds (medians)`);
+      console.log(`  bare test command on the sample ${b.toFixed(0)} ms`);
+      console.log(`  per judged mutant              ${m.toFixed(0)} ms   (sandboxed, canaries, judged; mutants run ${process.env.BENCH_JOBS ?? 'default'} at once)`);
+      console.log(`  ratio mutant / bare            ${(m / b).toFixed(2)}`);
+      console.log(`  packet mutate, whole command   ${(median(walls) / 1000).toFixed(2)} s   (startup, self-test, the sample's run, the contract read, reports)`);
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+    await resolver.dispose();
+  }
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'rehearsal') await benchRehearsal();
 if (!only || only === 'build') await benchBuild();
 if (!only || only === 'grade') await benchGrade();
 if (!only || only === 'shards') await benchShards();
+if (!only || only === 'mutate') await benchMutate();

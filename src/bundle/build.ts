@@ -11,7 +11,7 @@ import { buildCandidateZip, type PacketFileReader } from './candidate-zip.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries } from './canary.ts';
 import { buildManifest, manifestJson, MANIFEST_FILE, ZIPS_DIR, type ManifestPacket } from './manifest.ts';
 import { pidAlive } from './pid-alive.ts';
-import { buildReviewerBundle, rehearsalEvidence } from './reviewer-bundle.ts';
+import { buildReviewerBundle, mutationEvidence, rehearsalEvidence, type MutationEvidence } from './reviewer-bundle.ts';
 import type { SiteBuildResult } from './site-build.ts';
 import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
 
@@ -50,6 +50,8 @@ export interface BuildSteps {
   rehearse?(packets: Packet[]): Promise<RehearsalOutcome>;
   /** The last rehearsal report on disk, for the reviewer bundles of a build that skips the rehearsal. */
   lastReport(): Promise<RehearsalReport | undefined>;
+  /** A packet's last mutation run on disk (`packet mutate`), for its reviewer bundle; none when absent. */
+  lastMutation?(packet: Packet): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
   /** The Astro build into `outDir`, with the manifest at `manifestFile`; `signal` stops it. */
   buildSite(args: { outDir: string; manifestFile: string; signal: AbortSignal }): Promise<SiteBuildResult>;
 }
@@ -331,6 +333,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           const inputs = {
             candidate: { name: zip.name, sha256: zip.sha256, size: zip.bytes.byteLength },
             ...optional('rehearsal', rehearsalEvidence(lastReport, packet)),
+            ...optional('mutation', mutationEvidence(await options.steps.lastMutation?.(packet), packet)),
           };
           const key = { kind: 'reviewer' as const, packet, inputs };
           let bundle = await options.zipCache?.get(key);

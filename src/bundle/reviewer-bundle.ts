@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RootContent } from 'mdast';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { describeCounts, describeScore, type MutationReport } from '../mutate/report.ts';
 import type { Packet } from '../packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
 import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
@@ -11,7 +12,8 @@ import { writeZip, type ZipInput } from './zip-writer.ts';
 
 /**
  * The reviewer bundle `<id>-<version>.zip` (never deployed): every file of the packet, secret
- * trees included, a KEY.md to grade with, and the packet's latest rehearsal result.
+ * trees included, a KEY.md to grade with, the packet's latest rehearsal result, and its latest
+ * mutation run (the score in KEY.md, the reports as MUTATION.json and MUTATION.html).
  */
 
 /** A packet's latest rehearsal, as the bundle carries it. */
@@ -32,6 +34,24 @@ export function rehearsalEvidence(report: RehearsalReport | undefined, packet: P
   return { packet: entry, date: report.date, sandbox: report.sandbox, stale: entry.digest !== packet.digest };
 }
 
+/** A packet's latest mutation run (`packet mutate`), as the bundle carries it. */
+export interface MutationEvidence {
+  /** The run's own report (report.json). */
+  report: MutationReport;
+  /** The standard mutation-testing report (mutation-report.json), as written. */
+  schemaJson?: string;
+  /** The page (mutation-report.html), as written. */
+  html?: string;
+  /** True when the run belongs to another digest: an older version of the packet. */
+  stale: boolean;
+}
+
+/** The mutation run of a packet, if its report is about this packet; stale when about another digest. */
+export function mutationEvidence(run: { report: MutationReport; schemaJson?: string; html?: string } | undefined, packet: Pick<Packet, 'id' | 'digest'>): MutationEvidence | undefined {
+  if (!run || run.report.packet !== packet.id) return undefined;
+  return { ...run, stale: run.report.digest !== packet.digest };
+}
+
 /** What the key says about the candidate zip it goes with. */
 export interface CandidateZipRef {
   name: string;
@@ -40,7 +60,7 @@ export interface CandidateZipRef {
 }
 
 /** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes, the sample's label and the rehearsal. */
-export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence }): string {
+export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence }): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
     heading(1, `Reviewer key: ${p.title}`),
@@ -87,6 +107,29 @@ export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipR
     );
     if (r.packet.defects.length) children.push(list(r.packet.defects.map((d) => [d])));
   }
+  children.push(heading(2, 'Mutation testing'));
+  const mu = options.mutation;
+  if (!mu) {
+    children.push(paragraph('No mutation run: ', code(`npx packet mutate ${packet.id}`), ' lets a model propose mutants of the sample and shows which ones the tests miss.'));
+  } else {
+    const m = mu.report;
+    const stale = mu.stale ? `STALE: this run is for digest ${m.digest.slice(0, 12)}, another version of the packet. ` : '';
+    const verdict = m.verdict === 'INCONCLUSIVE' ? ` The run was INCONCLUSIVE: ${m.inconclusive?.reason ?? 'see its report'}.` : '';
+    const files = [mu.schemaJson ? 'MUTATION.json' : null, mu.html ? 'MUTATION.html' : null].filter((f) => f !== null);
+    children.push(
+      paragraph(
+        `${stale}${describeScore(m.summary).replace(/^./, (c) => c.toUpperCase())}: ${describeCounts(m.summary)}. Model `,
+        code(m.model),
+        `, ${m.date.slice(0, 10)}.${verdict}`,
+        ...(files.length ? [' Every mutant, its status and its diff: ', ...files.flatMap((f, i) => [...(i ? [' and '] : []), code(f)]), '.'] : []),
+      ),
+    );
+    const survivors = m.mutants.filter((x) => x.status === 'survived');
+    if (survivors.length) {
+      children.push(paragraph('Survivors (behaviour no test checks):'));
+      children.push(list(survivors.map((x) => [`Mutant ${x.id}, `, code(x.path), `: ${x.fault}`])));
+    }
+  }
   return toMarkdown({ type: 'root', children });
 }
 
@@ -104,7 +147,7 @@ export function rehearsalJson(r: RehearsalEvidence): string {
 export async function buildReviewerBundle(
   packet: Packet,
   read: PacketFileReader,
-  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence } = {},
+  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence } = {},
 ): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
   const base = zipBaseName(packet);
   const name = `${base}.zip`;
@@ -124,6 +167,8 @@ export async function buildReviewerBundle(
   const enc = new TextEncoder();
   files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: packet.failures.file, verbatim: false });
   if (options.rehearsal) files.push({ path: 'REHEARSAL.json', bytes: enc.encode(rehearsalJson(options.rehearsal)), file: `${packet.dir} (rehearsal report)`, verbatim: false });
+  if (options.mutation?.schemaJson) files.push({ path: 'MUTATION.json', bytes: enc.encode(options.mutation.schemaJson), file: `${packet.dir} (mutation report)`, verbatim: false });
+  if (options.mutation?.html) files.push({ path: 'MUTATION.html', bytes: enc.encode(options.mutation.html), file: `${packet.dir} (mutation report page)`, verbatim: false });
   diagnostics.push(...(await scanZipFiles(files, `the reviewer bundle ${name}`)));
   if (diagnostics.length) return { diagnostics };
   const entries = files.map(({ path, bytes }) => ({ path, bytes }));

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     load: async () => (await import('./commands/serve-model.ts')).serveModelCommand,
     summary: 'serve the embedded scripted OpenAI-compatible endpoint on 127.0.0.1',
   },
+  mutate: { load: async () => (await import('./commands/mutate.ts')).mutateCommand, summary: 'let a model propose mutants of the sample; killed, survived, crashed, invalid' },
   explain: { load: async () => (await import('./commands/explain.ts')).explainCommand, summary: 'print the error reference, or one code of it' },
 };
 

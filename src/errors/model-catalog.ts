@@ -88,4 +88,74 @@ export const ModelErrors = {
       `The model run on "${packet}" made no call: ${detail}. A call that could cross the token cap is not made, so the run is INCONCLUSIVE (give_up.json names the cap).`,
     hint: () => 'Raise the packet\'s budget.tokens, lower --max-reply-tokens (the max_tokens each request sends), or send fewer context files (prompt.mdx `context`).',
   }),
+  MutantsReplyMissing: entry<{ packet: string }>({
+    code: 'PK620',
+    name: 'MutantsReplyMissing',
+    title: 'No scripted mutants for the offline run',
+    severity: 'error',
+    message: ({ packet }) =>
+      `The packet "${packet}" has no replies/mutants.md, so the embedded endpoint has no mutants to serve and no model was called.`,
+    hint: () => 'Write replies/mutants.md (a JSON array of {"fault", "path", "code"}, as a model would answer), or ask a model: --endpoint URL --model NAME.',
+  }),
+  MutateSampleRed: entry<{ packet: string; reason: string }>({
+    code: 'PK621',
+    name: 'MutateSampleRed',
+    title: 'The sample must pass before it is mutated',
+    severity: 'error',
+    message: ({ packet, reason }) =>
+      `The sample of "${packet}" cannot be mutated: ${reason}. A mutant of a sample that is not green says nothing about the tests, so no model was called.`,
+    hint: ({ packet }) => `Run \`npx packet rehearse ${packet}\` and make its sample check pass first.`,
+  }),
+  MutantReplyMalformed: entry<{ packet: string; turn: number; reason: string }>({
+    code: 'PK622',
+    name: 'MutantReplyMalformed',
+    title: 'A mutants reply cannot be read',
+    severity: 'error',
+    message: ({ packet, turn, reason }) =>
+      `Call ${turn} of the mutation run on "${packet}" is INCONCLUSIVE: ${reason}. A reply that cannot be read is never guessed at; its mutants are not judged.`,
+    hint: () =>
+      'The reply must be a JSON array [{"fault": "...", "path": "...", "code": "..."}], bare or in a fenced json block (an item may give "diff" instead of "code"); the call is in usage.jsonl. --feedback N asks again that many times with the reason.',
+  }),
+  ProposedMutantSurvived: entry<{ packet: string; n: number; fault: string; path: string }>({
+    code: 'PK623',
+    name: 'ProposedMutantSurvived',
+    title: 'A proposed mutant survives every test',
+    severity: 'warning',
+    message: ({ packet, n, fault, path }) => `Mutant #${n} of "${packet}" survives every test, visible and held out: ${fault} (${path}). No test checks this behaviour.`,
+    hint: ({ packet, n }) =>
+      `Add a test that fails on it (its diff is in mutation-report.html), adopt it as a failure mode to fill in (\`npx packet mutate ${packet} --adopt ${n} --as <mode-id>\`), or, when it changes nothing a caller could see, leave it and say why.`,
+  }),
+  MutateInconclusive: entry<{ packet: string; reason: string }>({
+    code: 'PK624',
+    name: 'MutateInconclusive',
+    title: 'A mutation run could not be judged',
+    severity: 'error',
+    message: ({ packet, reason }) =>
+      `The mutation run on "${packet}" is INCONCLUSIVE: ${reason}. Nothing that could not be judged is classified; the command exits 2.`,
+    hint: () => 'Check the endpoint (curl its /v1/models), the model id, the key and the budget; usage.jsonl names the error class of every attempt, give_up.json the cap that stopped it.',
+  }),
+  MutationReportMissing: entry<{ file: string; packet: string }>({
+    code: 'PK625',
+    name: 'MutationReportMissing',
+    title: 'No mutation report to adopt from',
+    severity: 'error',
+    message: ({ file, packet }) => `There is no mutation report of "${packet}" at ${file}, so there is no mutant to adopt.`,
+    hint: ({ packet }) => `Run \`npx packet mutate ${packet}\` first, with the same --out as the adoption.`,
+  }),
+  AdoptRefused: entry<{ packet: string; n: number; reason: string; fix: string }>({
+    code: 'PK626',
+    name: 'AdoptRefused',
+    title: 'A mutant cannot be adopted',
+    severity: 'error',
+    message: ({ packet, n, reason }) => `Mutant #${n} of "${packet}" cannot be adopted: ${reason}.`,
+    hint: ({ fix }) => fix,
+  }),
+  MutateNothing: entry<{ packet: string; reason: string }>({
+    code: 'PK627',
+    name: 'MutateNothing',
+    title: 'Nothing to mutate',
+    severity: 'error',
+    message: ({ packet, reason }) => `The packet "${packet}" has nothing a model could mutate: ${reason}.`,
+    hint: () => 'Mutants change the sample\'s source files: code in the prompt\'s language, laid over the starter, outside the protected paths and the tests.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

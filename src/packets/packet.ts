@@ -15,6 +15,13 @@ export interface PacketTrees {
   replies: string[];
 }
 
+/**
+ * The scripted reply `packet mutate` serves offline (`replies/mutants.md`, model
+ * `scripted:<id>/mutants`): a JSON array of mutants, not a failure mode's reply, so the
+ * rehearsal never runs it as one.
+ */
+export const MUTANTS_REPLY = 'mutants.md';
+
 /** A loaded, validated packet. */
 export interface Packet {
   /** The id, from the folder name. */

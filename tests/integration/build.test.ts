@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,13 @@ describe('packet build', () => {
   beforeAll(async () => {
     t = await tempPackets();
     await t.add('healthy');
+    // A mutation run of an earlier version, as `packet mutate` leaves it in its default folder.
+    const run = path.join(t.root, 'out/mutate/healthy');
+    await mkdir(run, { recursive: true });
+    const summary = { asked: 2, proposed: 2, killed: 1, survived: 1, crashed: 0, invalid: 0, duplicates: 0, unjudged: 0, score: 50 };
+    const mutants = [{ id: 2, fault: 'bad input becomes zero', path: 'src/duration.py', status: 'survived', reason: 'every test passes', turn: 1 }];
+    await writeFile(path.join(run, 'report.json'), JSON.stringify({ schemaVersion: 1, packet: 'healthy', digest: '0'.repeat(64), model: 'scripted:healthy/mutants', date: '2026-11-29T12:00:00.000Z', verdict: 'classified', mutants, summary }));
+    await writeFile(path.join(run, 'mutation-report.json'), '{"schemaVersion":"2","thresholds":{"high":80,"low":60},"files":{}}\n');
   });
   afterAll(() => t.dispose());
 
@@ -68,6 +75,8 @@ describe('packet build', () => {
     expect(key).toContain(p.sha256);
     expect(key).toMatch(/Verdict: fails closed/);
     expect(bundle.some((e) => e.path === 'healthy-0.1.0/REHEARSAL.json')).toBe(true);
+    expect(key).toContain('STALE: this run is for digest 000000000000, another version of the packet. Mutation score 50%: 2 mutants: 1 killed, 1 survived');
+    expect(bundle.some((e) => e.path === 'healthy-0.1.0/MUTATION.json')).toBe(true);
     expect(JSON.parse(await readFile(path.join(t.root, 'out/rehearsal/report.json'), 'utf8')).packets[0].status).toBe('fails-closed');
     expect(await leftovers(t.root)).toEqual([]);
   });

@@ -52,7 +52,9 @@ Build everything that ships, or nothing:
   4. site       the Astro site
   5. canary     every secret line of every packet is searched in the whole site,
                 zips opened; a leak stops the build
-  6. reviewer   the reviewer bundles (all trees, KEY.md, the rehearsal result)
+  6. reviewer   the reviewer bundles (all trees, KEY.md, the rehearsal result,
+                and the last \`packet mutate\` run in out/mutate/<id>/: its score
+                in KEY.md, its reports as MUTATION.json and MUTATION.html)
   7. swap       the new site and bundles replace the old ones at once
 Everything is built in staging folders beside the targets: a failed or
 interrupted build leaves the previous site and bundles as they were.
@@ -205,6 +207,8 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
             },
           }),
       lastReport: () => readReportFile(reportFile),
+      // The last `packet mutate` run of each packet, in its default folder.
+      lastMutation: async (packet) => (await import('../../mutate/report.ts')).readMutationRun(path.resolve(cwd, 'out', 'mutate', packet.id)),
       buildSite: ({ outDir: staging, manifestFile, signal }) => site.build({ outDir: staging, manifestFile, signal }),
     };
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readZipEntries } from '../../../src/bundle/canary.ts';
-import { buildReviewerBundle, rehearsalEvidence } from '../../../src/bundle/reviewer-bundle.ts';
+import { buildReviewerBundle, mutationEvidence, rehearsalEvidence } from '../../../src/bundle/reviewer-bundle.ts';
+import { reportElementsScript } from '../../../src/mutate/html-report.ts';
+import { summarize, type MutantRecord, type MutationReport } from '../../../src/mutate/report.ts';
 import type { RehearsalReport } from '../../../src/rehearse/report.ts';
 import { memPacket } from './helpers.ts';
 
@@ -52,6 +54,31 @@ describe('the reviewer bundle', () => {
     const key = new TextDecoder().decode((await readZipEntries(zip!.bytes)).find((e) => e.path.endsWith('KEY.md'))!.bytes);
     expect(key).toContain('STALE: this result is for digest 000000000000');
     expect(rehearsalEvidence(report('other', packet.digest), packet)).toBeUndefined();
+  });
+
+  it('carries the last mutation run: the score and the survivors in KEY.md, the reports beside it', async () => {
+    const { packet, read } = memPacket();
+    const mutants: MutantRecord[] = [
+      { id: 1, fault: 'minutes count six seconds', path: 'src/duration.py', status: 'killed', reason: 'r', turn: 1 },
+      { id: 2, fault: 'text that is not a string reaches the regex', path: 'src/duration.py', status: 'survived', reason: 'r', turn: 1 },
+      { id: 3, fault: 'an import that does not exist', path: 'src/duration.py', status: 'crashed', reason: 'r', turn: 1 },
+    ];
+    const report = { packet: 'mem', digest: packet.digest, model: 'scripted:mem/mutants', date: '2026-11-29T12:00:00.000Z', verdict: 'classified', mutants, summary: summarize(3, mutants) } as unknown as MutationReport;
+    // The page as written carries the elements' script: the secret scan must take it as it is.
+    const html = `<!DOCTYPE html><script>${await reportElementsScript()}</script>`;
+    const mutation = mutationEvidence({ report, schemaJson: '{"schemaVersion":"2"}\n', html }, packet)!;
+    const { zip, diagnostics } = await buildReviewerBundle(packet, read, { mutation });
+    expect(diagnostics).toEqual([]);
+    const entries = await readZipEntries(zip!.bytes);
+    expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['mem-0.1.0/MUTATION.json', 'mem-0.1.0/MUTATION.html']));
+    const key = new TextDecoder().decode(entries.find((e) => e.path.endsWith('KEY.md'))!.bytes);
+    expect(key).toContain('## Mutation testing\n\nMutation score 50%: 3 mutants: 1 killed, 1 survived, 1 crashed, 0 invalid. Model `scripted:mem/mutants`, 2026-11-29. Every mutant, its status and its diff: `MUTATION.json` and `MUTATION.html`.');
+    expect(key).toContain('Survivors (behaviour no test checks):\n\n- Mutant 2, `src/duration.py`: text that is not a string reaches the regex');
+    expect(mutationEvidence({ report: { ...report, digest: '0'.repeat(64) } }, packet)!.stale).toBe(true);
+    expect(mutationEvidence({ report: { ...report, packet: 'other' } }, packet)).toBeUndefined();
+    const { zip: plain } = await buildReviewerBundle(packet, read);
+    const plainKey = new TextDecoder().decode((await readZipEntries(plain!.bytes)).find((e) => e.path.endsWith('KEY.md'))!.bytes);
+    expect(plainKey).toContain('No mutation run: `npx packet mutate mem`');
   });
 
   it('refuses what the candidate zip refuses, in every tree', async () => {

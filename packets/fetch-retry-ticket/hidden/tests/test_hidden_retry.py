@@ -81,6 +81,12 @@ class HiddenRetryTests(unittest.TestCase):
         self.assertIsInstance(outcome, client.FetchError)
         self.assertEqual((len(fake.calls), delays), (1, []))
 
+    def test_json_array_body_is_refused(self) -> None:
+        fake = FakeUrlopen(body([{"quote": 1}]), body({"ok": True}))
+        outcome, delays = self.call(fake)
+        self.assertIsInstance(outcome, client.FetchError)
+        self.assertEqual((len(fake.calls), delays), (1, []))
+
     def test_url_never_reaches_logs_output_or_errors(self) -> None:
         marker = "hidden-signature-marker"
         capture = _Capture()

@@ -1,9 +1,15 @@
-"""Held-out checks for the gate: edited logs, tampered journals, order after a re-run."""
+"""Held-out checks for the gate: edited logs, tampered journals, order after a re-run, and the
+command line and test runner the session scripts depend on."""
+import contextlib
 import hashlib
+import io
 import json
+import os
+import subprocess
 import unittest
+from unittest.mock import patch
 
-from src.gate import GateError
+from src.gate import GateError, main, run_tests
 from tests.gate_support import GREEN, RED, RED_OUTPUT, GateCase
 
 
@@ -23,6 +29,15 @@ class TestRedEvidence(GateCase):
         digest = hashlib.sha256(log.read_bytes()).hexdigest()
         line = {"at": 5.0, "step": "red", "rc": 0, "sha256": digest}
         self.write("gate.jsonl", json.dumps(line) + "\n")
+        self.write_prompt()
+        with self.assertRaises(GateError):
+            gate.model()
+
+    def test_journaled_red_without_exit_code_is_refused(self):
+        gate = self.make_gate()
+        log = self.write("red.log", RED_OUTPUT)
+        digest = hashlib.sha256(log.read_bytes()).hexdigest()
+        self.write("gate.jsonl", json.dumps({"at": 5.0, "step": "red", "sha256": digest}) + "\n")
         self.write_prompt()
         with self.assertRaises(GateError):
             gate.model()
@@ -114,6 +129,25 @@ class TestOrder(GateCase):
         prompt = self.write_prompt("Refunds are negative cents. Propose a minimal patch.\n")
         event = gate.model()
         self.assertEqual(event["prompt_sha256"], hashlib.sha256(prompt.read_bytes()).hexdigest())
+
+
+class TestCommandLine(GateCase):
+    def test_refused_step_exits_non_zero(self):
+        # main() keeps its artifacts under the current directory: run it in a scratch one.
+        previous = os.getcwd()
+        os.chdir(self.art.parent)
+        self.addCleanup(os.chdir, previous)
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            code = main(["green"])
+        self.assertNotEqual(code, 0, "a script reads the exit code: a refused step must not exit 0")
+        self.assertIn("gate:", err.getvalue())
+
+    def test_run_tests_keeps_the_report_on_stderr(self):
+        done = subprocess.CompletedProcess(args=[], returncode=1, stdout="", stderr="F\nFAILED (failures=1)\n")
+        with patch("subprocess.run", return_value=done):
+            code, output = run_tests()
+        self.assertEqual(code, 1)
+        self.assertIn("FAILED (failures=1)", output, "unittest prints its report on stderr")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,357 @@
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pLimit from 'p-limit';
+import { diagnose, Errors } from '../../errors/catalog.ts';
+import { sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
+import { ModelErrors } from '../../errors/model-catalog.ts';
+import { loadPacketFiles } from '../../judge/workspace.ts';
+import { KIT_ROOT } from '../../kit/fingerprint.ts';
+import { effectiveBudget, type BudgetLimits } from '../../llm/budget.ts';
+import { createModelClient } from '../../llm/client.ts';
+import { endpointFrom, endpointHost, parseEndpoint } from '../../llm/endpoint.ts';
+import { createLedger } from '../../llm/ledger.ts';
+import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../llm/scripted-server.ts';
+import { redact } from '../../llm/stable-json.ts';
+import { adoptMutant } from '../../mutate/adopt.ts';
+import { describeSummary, readMutationReport, type MutationReport } from '../../mutate/report.ts';
+import { MAX_COUNT } from '../../mutate/request.ts';
+import { runMutate } from '../../mutate/run-mutate.ts';
+import { readSampleTree, sampleLayer, sampleSources } from '../../mutate/sources.ts';
+import { clearRunFolder, RUN_FILES, writeMutationReports } from '../../mutate/write-reports.ts';
+import { loadPackets } from '../../packets/load.ts';
+import { MUTANTS_REPLY } from '../../packets/packet.ts';
+import { prepareRunEnvironment } from '../../rehearse/environment.ts';
+import { formatDiagnosticsText } from '../format-diagnostics.ts';
+import type { CliIo } from '../io.ts';
+import { parsePoolOptions } from '../pool-options.ts';
+
+export const mutateHelp = `Usage: packet mutate <id> [options]
+       packet mutate <id> --adopt N --as MODE-ID [--out DIR]
+
+Let a model sabotage the sample, and show the tests' blind spots. The model is
+sent the prompt's goal and the sample's source files (never the hidden tests,
+the protected files or the failure catalog) and asked for N mutants, each one
+behavioural change with a one-line fault. Each mutant is laid over the sample
+and judged in the sandbox with every test:
+
+  killed    a test fails
+  survived  every test passes: a blind spot of the tests (warning PK623)
+  crashed   the run errors before judging behaviour (does not import, PK413,
+            a hang PK411, a flood)
+  invalid   not a mutant of the contract: a path outside the sample's sources,
+            a changed def line of a function or class the tests import (read
+            with Python's own parser in the sandbox), cosmetics only, an item
+            with no code, or a run that forged its results
+
+A repeat of an earlier mutant (the same code once blank lines and comments are
+set aside) is counted once. The score is killed / (killed + survived).
+
+  --count N         mutants to ask for (default: 5, at most ${MAX_COUNT})
+  --out DIR         run folder (default: out/mutate/<id>): report.json,
+                    mutation-report.json (the standard mutation-testing schema),
+                    mutation-report.html, and the receipts usage.jsonl,
+                    ledger.json, give_up.json
+  --format F        text (default) or json (report.json on stdout)
+  --packets DIR     the packets folder (default: packets)
+  --jobs N          sandbox runs at once (default: number of cores)
+  --timeout S       seconds per test run (default: 30)
+  --feedback N      ask again this many times after a reply that cannot be read
+                    (default: 1); each such call is INCONCLUSIVE (PK622)
+  --unconfined      where bubblewrap is unusable, run the packet's own scripted
+                    mutants without isolation (never a live model's)
+
+The model (default: the embedded scripted endpoint on 127.0.0.1, which serves
+packets/<id>/replies/mutants.md as the model scripted:<id>/mutants):
+  --endpoint URL    an OpenAI-compatible API (default: $LLM_ENDPOINT, then
+                    $OPENAI_BASE_URL); the sample's sources are sent to it
+  --model NAME      the model id (on the embedded endpoint: scripted:<id>/<reply>
+                    or a fault model, see \`packet serve-model --help\`)
+  --api-key-env VAR the variable holding the key (default: OPENAI_API_KEY)
+  --max-calls N, --max-tokens N, --max-seconds S, --max-identical-errors N
+                    lower the packet's budget (flags never raise it)
+  --max-reply-tokens N  the max_tokens each request sends (default: enough for
+                    N whole copies of the largest source file)
+  --attempt-timeout S   seconds per model call attempt (default: 120)
+
+Adopting a mutant as a failure mode:
+  --adopt N         the mutant's number in the last report (in --out)
+  --as MODE-ID      the new mode's id: writes mutants/MODE-ID/<file> and a
+                    failures.mdx entry to fill in; check then names what is missing
+
+Exit: 0 every mutant classified (survivors included: they are findings, not
+errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted
+mutants, nothing to mutate) or an adoption refused; 2 inconclusive (an
+endpoint down, no readable reply, a sandbox failure) or bad flags.
+`;
+
+function printDiagnostic(say: (s: string) => void, d: Diagnostic): void {
+  say(`${d.code} ${d.severity === 'warning' ? 'warning ' : ''}${d.message}\n  hint: ${d.hint}\n`);
+}
+
+function wholeNumber(value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | null {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= min && n <= max ? n : null;
+}
+
+function kitVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(KIT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+/** The console summary of a run. */
+export function consoleSummary(r: MutationReport, rel: (p: string) => string, dir: string): string {
+  const lines: string[] = [];
+  lines.push(`mutate ${r.packet} ${r.version}: ${r.model} at ${r.endpoint}${r.scripted ? ' (the embedded scripted endpoint)' : ''}`);
+  lines.push(`  sample: ${r.baseline.tests} (${r.baseline.durationMs} ms)`);
+  for (const c of r.calls) {
+    if (c.status === 'ok') lines.push(`  call ${c.turn}: ${r.summary.proposed} item${r.summary.proposed === 1 ? '' : 's'} proposed (asked for ${r.summary.asked})${c.notes?.length ? `; ${c.notes.join('; ')}` : ''}`);
+    else lines.push(`  call ${c.turn}: INCONCLUSIVE: ${c.reason}`);
+  }
+  for (const m of r.mutants) {
+    const status = m.status === 'duplicate' ? `duplicate of #${m.duplicateOf}` : m.status;
+    const time = m.durationMs !== undefined ? ` (${m.durationMs} ms)` : '';
+    lines.push(`  #${pad(String(m.id), 3)} ${pad(status, 9)} ${m.path || '(no file)'}: ${m.fault || '(no fault stated)'}${time}`);
+    if (m.status === 'killed') lines.push(`        killed by ${m.killedBy!.slice(0, 3).join(', ')}${m.killedBy!.length > 3 ? ` and ${m.killedBy!.length - 3} more` : ''}${m.onlyHidden ? ' (held-out tests only)' : ''}`);
+    else if (m.status !== 'survived' && m.status !== 'duplicate') lines.push(`        ${m.reason}`);
+    for (const n of m.notes ?? []) lines.push(`        note: ${n}`);
+  }
+  lines.push(`${r.verdict === 'INCONCLUSIVE' ? 'INCONCLUSIVE ' : ''}${r.packet}: ${describeSummary(r.summary)}`);
+  const perMutant = r.timing.perMutantMs !== null ? `, ${r.timing.perMutantMs} ms per judged mutant` : '';
+  const tokens = r.spend.tokens === null ? `${r.spend.promptTokens + r.spend.completionTokens}+ tokens (${r.spend.unknownCalls} call${r.spend.unknownCalls === 1 ? '' : 's'} without usage)` : `${r.spend.tokens} tokens`;
+  lines.push(`  ${r.spend.calls} call${r.spend.calls === 1 ? '' : 's'}, ${tokens}; ${(r.timing.wallMs / 1000).toFixed(1)} s${perMutant}`);
+  lines.push(`report: ${rel(path.join(dir, RUN_FILES.html))} (and ${RUN_FILES.schemaReport}, ${RUN_FILES.report}; receipts ${RUN_FILES.usage}, ${RUN_FILES.ledger}${r.receipts.giveUp ? `, ${RUN_FILES.giveUp}` : ''})`);
+  return lines.join('\n') + '\n';
+}
+
+/** `packet mutate`. */
+export async function mutateCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      packets: { type: 'string', default: 'packets' },
+      count: { type: 'string', default: '5' },
+      out: { type: 'string' },
+      format: { type: 'string', default: 'text' },
+      jobs: { type: 'string' },
+      timeout: { type: 'string', default: '30' },
+      feedback: { type: 'string', default: '1' },
+      unconfined: { type: 'boolean', default: false },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
+      'max-calls': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-seconds': { type: 'string' },
+      'max-identical-errors': { type: 'string' },
+      'max-reply-tokens': { type: 'string' },
+      'attempt-timeout': { type: 'string', default: '120' },
+      adopt: { type: 'string' },
+      as: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.out(mutateHelp);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    io.err(`packet mutate: give exactly one packet id${positionals.length ? `, not ${positionals.length}` : ''}.\nRun "packet mutate --help" for its options.\n`);
+    return 2;
+  }
+  const id = positionals[0]!;
+  if (values.format !== 'text' && values.format !== 'json') {
+    io.err(`packet mutate: --format must be text or json, not "${values.format}".\n`);
+    return 2;
+  }
+  const numbers: Record<string, number | undefined> = {};
+  for (const [flag, min, max] of [
+    ['count', 1, MAX_COUNT],
+    ['feedback', 0, 10],
+    ['max-calls', 1],
+    ['max-tokens', 1],
+    ['max-seconds', 1],
+    ['max-identical-errors', 1],
+    ['max-reply-tokens', 1],
+    ['attempt-timeout', 1],
+    ['adopt', 1],
+  ] as [string, number, number?][]) {
+    const value = values[flag as keyof typeof values] as string | undefined;
+    const n = wholeNumber(value, min, max);
+    if (n === null) {
+      io.err(`packet mutate: --${flag} must be a whole number ${max !== undefined ? `from ${min} to ${max}` : `of at least ${min}`}, not "${value}".\n`);
+      return 2;
+    }
+    numbers[flag] = n;
+  }
+  const outDir = path.resolve(io.cwd, values.out ?? path.join('out', 'mutate', id));
+  const rel = (p: string) => path.relative(io.cwd, p).split(path.sep).join('/') || '.';
+
+  const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd, ids: [id] });
+  const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error'));
+  const packet = loaded.packets.find((p) => p.id === id);
+  if (errors.length || !packet) {
+    io.err(formatDiagnosticsText(errors, { cwd: io.cwd, frames: false, color: false }));
+    io.err(`packet mutate: fix the errors above first (\`npx packet check ${id}\` lists them).\n`);
+    return 1;
+  }
+  const packetDir = path.join(path.resolve(io.cwd, values.packets), loaded.sources.find((s) => s.id === id)!.folder);
+
+  if (values.adopt !== undefined || values.as !== undefined) {
+    if (values.adopt === undefined || !values.as) {
+      io.err('packet mutate: --adopt N and --as MODE-ID go together.\n');
+      return 2;
+    }
+    const n = numbers.adopt!;
+    const reportFile = path.join(outDir, RUN_FILES.report);
+    const report = await readMutationReport(reportFile);
+    if (!report) {
+      printDiagnostic((s) => io.err(s), diagnose(ModelErrors.MutationReportMissing, { file: rel(reportFile) }, { file: rel(reportFile), packet: id }));
+      return 1;
+    }
+    const files = await loadPacketFiles(packet, packetDir);
+    const adopted = await adoptMutant({ packet, packetDir, report, n, modeId: values.as, sampleLayer: sampleLayer(files, await readSampleTree(files)) });
+    if (!adopted.ok) {
+      printDiagnostic((s) => io.err(s), diagnose(ModelErrors.AdoptRefused, { file: rel(reportFile) }, { packet: id, n, reason: adopted.reason, fix: adopted.fix }));
+      return 1;
+    }
+    io.out(`adopted mutant #${n} (${adopted.mutant.status}: ${adopted.mutant.fault}) as the failure mode "${values.as}":\n`);
+    for (const w of adopted.wrote) io.out(`  wrote ${rel(path.join(packetDir, w))}\n`);
+    io.out(`Fill in its signal and caps in failures.mdx; \`npx packet check ${id}\` says what is missing:\n\n`);
+    const quiet = { ...io, out: (s: string) => io.out(s), err: (s: string) => io.out(s) };
+    // Loaded here only: the lint behind check is heavy, and a mutation run never needs it.
+    const { checkCommand } = await import('./check.ts');
+    await checkCommand([id, '--packets', values.packets], quiet);
+    if (adopted.mutant.status === 'survived') io.out(`\nThe mutant survives the tests: \`npx packet rehearse ${id}\` reports it (PK446) until a test kills it.\n`);
+    return 0;
+  }
+
+  // The endpoint: a flag or the environment; none means the embedded scripted endpoint.
+  let from = endpointFrom(values.endpoint, io.env);
+  if (from && from.source !== 'flag' && !values.model) {
+    io.err(`note: $${from.source} is set but no --model is given; using the embedded scripted endpoint.\n`);
+    from = undefined;
+  }
+  let live: { baseURL: string; host: string; defaultQuery: Record<string, string> } | undefined;
+  if (from) {
+    const parsed = parseEndpoint(from.url, from.source);
+    const source = from.source === 'flag' ? '--endpoint' : `$${from.source}`;
+    if (!parsed.ok) {
+      printDiagnostic((s) => io.err(s), diagnose(ModelErrors.EndpointInvalid, { file: source }, { source, reason: parsed.reason }));
+      return 2;
+    }
+    if (!values.model) {
+      printDiagnostic((s) => io.err(s), diagnose(ModelErrors.ModelMissing, { file: source }, { source }));
+      return 2;
+    }
+    live = parsed.endpoint;
+  }
+  const scriptedModel = `scripted:${id}/${MUTANTS_REPLY.replace(/\.md$/, '')}`;
+  const model = values.model ?? scriptedModel;
+  if (!live && model === scriptedModel && !packet.trees.replies.includes(MUTANTS_REPLY)) {
+    printDiagnostic((s) => io.err(s), diagnose(ModelErrors.MutantsReplyMissing, { file: `${packet.dir}/replies/mutants.md` }, { packet: id }));
+    return 1;
+  }
+  const keyVar = values['api-key-env'];
+  const apiKey = live ? io.env[keyVar] || null : null;
+  if (live && !apiKey) printDiagnostic((s) => io.err(s), diagnose(ModelErrors.ApiKeyMissing, { file: keyVar }, { variable: keyVar }));
+  const scrub = (text: string) => (apiKey ? redact(text, [apiKey]) : text);
+  const text = values.format === 'text';
+  const say = (s: string) => (text ? io.out(scrub(s)) : io.err(scrub(s)));
+  const sayErr = (s: string) => io.err(scrub(s));
+
+  const budgetFlags: Partial<BudgetLimits> = {
+    ...(numbers['max-calls'] !== undefined ? { modelCalls: numbers['max-calls'] } : {}),
+    ...(numbers['max-tokens'] !== undefined ? { tokens: numbers['max-tokens'] } : {}),
+    ...(numbers['max-seconds'] !== undefined ? { wallSeconds: numbers['max-seconds'] } : {}),
+    ...(numbers['max-identical-errors'] !== undefined ? { identicalErrors: numbers['max-identical-errors'] } : {}),
+  };
+  const { limits, ignored } = effectiveBudget(packet.prompt.data.budget, budgetFlags);
+  if (ignored.length) printDiagnostic(sayErr, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: ignored.join('; ') }));
+
+  const pool = parsePoolOptions('mutate', values, io);
+  if (!pool) return 2;
+  const bwrapPath = io.env.PACKET_KIT_BWRAP;
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+  if (!prepared.ok) {
+    printDiagnostic(sayErr, diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }));
+    return 2;
+  }
+  const { environment } = prepared;
+  let server: ScriptedServer | undefined;
+  try {
+    if (live && environment.sandbox.kind !== 'bubblewrap') {
+      printDiagnostic(sayErr, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
+      return 2;
+    }
+    if (environment.notice) sayErr(`note: ${environment.notice}\n`);
+    if (!live) server = await startScriptedServer({ replies: replyStoreFromDirs(new Map([[id, { dir: packetDir, replies: packet.trees.replies }]])) });
+    const baseURL = live?.baseURL ?? server!.url;
+    const host = live?.host ?? endpointHost(server!.url);
+    const client = createModelClient({
+      baseURL,
+      apiKey,
+      attemptTimeoutMs: numbers['attempt-timeout']! * 1000,
+      ...(live && Object.keys(live.defaultQuery).length ? { defaultQuery: live.defaultQuery } : {}),
+    });
+    await clearRunFolder(outDir);
+    const ledger = await createLedger({ dir: outDir, header: { packet: id, version: packet.prompt.data.version, digest: packet.digest, model, endpoint: host }, secrets: apiKey ? [apiKey] : [] });
+    const files = await loadPacketFiles(packet, packetDir);
+    const sample = await readSampleTree(files);
+    const limit = pLimit(pool.jobs);
+    const result = await runMutate({
+      files,
+      sample,
+      client,
+      model,
+      endpoint: host,
+      scripted: !live,
+      limits,
+      count: numbers.count!,
+      feedbackTurns: numbers.feedback!,
+      ...(numbers['max-reply-tokens'] !== undefined ? { maxReplyTokens: numbers['max-reply-tokens'] } : {}),
+      runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: pool.timeout * 1000 },
+      schedule: (fn) => limit(fn),
+      scratchDir: tmpdir(),
+      ledger,
+      clock: { now: () => performance.now(), nowEpochMs: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), random: () => Math.random() },
+      date: io.now(),
+      relative: (p) => (p ? rel(p) : null),
+      onWait: (plan, retry) => sayErr(`  retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+    });
+    if (!result.ok) {
+      const entry = result.kind === 'sample-red' ? ModelErrors.MutateSampleRed : result.kind === 'no-sources' ? ModelErrors.MutateNothing : ModelErrors.MutateInconclusive;
+      printDiagnostic(sayErr, diagnose(entry, { file: packet.dir }, { packet: id, reason: result.reason }));
+      return result.kind === 'sandbox' ? 2 : 1;
+    }
+    const report = result.report;
+    const sources = sampleSources(files, sample);
+    await writeMutationReports(outDir, report, { sources, tests: files.expected.all, language: packet.prompt.data.language, kitVersion: kitVersion(), scrub });
+    if (text) say(consoleSummary(report, rel, outDir));
+    else io.out(scrub(JSON.stringify(report, null, 2)) + '\n');
+    for (const c of report.calls) {
+      if (c.status === 'INCONCLUSIVE' && c.reason?.startsWith('the reply is malformed: ')) {
+        printDiagnostic(sayErr, diagnose(ModelErrors.MutantReplyMalformed, { file: rel(path.join(outDir, RUN_FILES.usage)) }, { packet: id, turn: c.turn, reason: c.reason }));
+      }
+    }
+    for (const m of report.mutants.filter((x) => x.status === 'survived')) {
+      printDiagnostic(sayErr, diagnose(ModelErrors.ProposedMutantSurvived, { file: `${packet.dir}/${m.path}` }, { packet: id, n: m.id, fault: m.fault, path: m.path }));
+    }
+    if (report.verdict === 'INCONCLUSIVE') {
+      printDiagnostic(sayErr, diagnose(ModelErrors.MutateInconclusive, { file: packet.dir }, { packet: id, reason: report.inconclusive!.reason }));
+      return 2;
+    }
+    return 0;
+  } finally {
+    await server?.close();
+    await environment.dispose();
+  }
+}
