@@ -5,7 +5,7 @@
  * rehearsal's calibration scores them at their maximum, grading leaves them to the reviewer).
  */
 import { decide, type Decision } from '../grade/score.ts';
-import type { Packet } from '../packets/packet.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import type { Judgement } from './judge.ts';
 
 /** The evidence behind each `auto` value. */
@@ -58,7 +58,7 @@ export function autoRowHolds(auto: string | undefined, e: AutoEvidence): boolean
 export function scoreCard(packet: Pick<Packet, 'rubric' | 'failures'>, evidence: AutoEvidence): { scores: Record<string, number>; decision: Decision } {
   const scores: Record<string, number> = {};
   for (const row of packet.rubric.data.rows) scores[row.id] = autoRowHolds(row.auto, evidence) ? row.max : 0;
-  for (const mode of packet.failures.data.modes) {
+  for (const mode of failureModes(packet)) {
     if (evidence.matchedModes.includes(mode.id) && scores[mode.caps.row] !== undefined) {
       scores[mode.caps.row] = Math.min(scores[mode.caps.row]!, mode.caps.max);
     }

@@ -3,7 +3,7 @@ import { sortDiagnostics, type Diagnostic } from '../errors/diagnostic.ts';
 import { LintErrors } from '../errors/lint-catalog.ts';
 import type { Packet } from '../packets/packet.ts';
 import { placeOf } from '../packets/place.ts';
-import { PARTS } from '../packets/schema/index.ts';
+import { PART_FILES } from '../packets/schema/index.ts';
 import { checkRuleSettings, DEFAULT_LINT_CONFIG, PACKET_CONFIG_FILE, parseLintConfig, resolveRule, type LintConfig } from './config.ts';
 import { findDirectives, type Directive } from './directives.ts';
 import type { PacketFiles } from './files.ts';
@@ -68,10 +68,16 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
   if (own.config) diagnostics.push(...checkRuleSettings(own.config, lintRules));
   const layers = [options.config ?? DEFAULT_LINT_CONFIG, ...(own.config ? [own.config] : [])];
 
+  const parts = PART_FILES.filter((name) => packet[name] !== undefined);
+  const partOf = (part: PartKey) => {
+    const found = packet[part];
+    if (!found) throw new Error(`lint: the packet ${packet.id} has no ${part}.mdx (rules read only ctx.parts)`);
+    return found;
+  };
   const bodies = new Map<PartKey, ParsedBody>();
   const body = (part: PartKey): ParsedBody => {
     let parsed = bodies.get(part);
-    if (!parsed) bodies.set(part, (parsed = parseBody(packet[part])));
+    if (!parsed) bodies.set(part, (parsed = parseBody(partOf(part))));
     return parsed;
   };
   let starter: Promise<StarterFile[]> | undefined;
@@ -84,8 +90,9 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
     const ctx: RuleContext<unknown> = {
       packet,
       options: ruleOptions,
+      parts,
       body,
-      field: (part, path, which) => placeOf(packet[part], path, which),
+      field: (part, path, which) => placeOf(partOf(part), path, which),
       starterFiles,
     };
     for (const finding of await rule.check(ctx)) {
@@ -98,9 +105,9 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 
   const known = new Set(lintRules.map((r) => r.id));
   const byFile = new Map<string, Directive[]>();
-  for (const part of PARTS) {
+  for (const part of parts) {
     const directives = findDirectives(body(part));
-    byFile.set(packet[part].file, directives);
+    byFile.set(partOf(part).file, directives);
     for (const directive of directives) {
       for (const id of directive.rules) {
         if (!known.has(id)) diagnostics.push(diagnose(LintErrors.LintDirectiveUnknownRule, directive.place, { rule: id, known: [...known].join(', ') }));

@@ -2,10 +2,11 @@ import type { z } from 'astro/zod';
 import type { CatalogEntry } from '../errors/entry.ts';
 import type { Place, Severity } from '../errors/diagnostic.ts';
 import type { Packet } from '../packets/packet.ts';
+import type { PartName } from '../packets/schema/index.ts';
 import type { ParsedBody } from './markdown.ts';
 
-/** The four MDX parts of a packet. */
-export type PartKey = 'prompt' | 'rubric' | 'sample' | 'failures';
+/** The MDX parts of a packet: a take-home's four, a lab's `assistant`. */
+export type PartKey = PartName;
 
 /** A rule's documentation: what it asks for, and one bad and one good example. */
 export interface RuleDocs {
@@ -35,7 +36,9 @@ export interface RuleContext<O> {
   packet: Packet;
   /** The rule's options, validated, defaults applied. */
   options: O;
-  /** The parsed body of a part (Markdown tree, positions relative to the body). */
+  /** The parts this packet has, in reading order (a take-home's four; a lab's prompt, rubric and assistant). */
+  parts: readonly PartKey[];
+  /** The parsed body of a part the packet has (Markdown tree, positions relative to the body). */
   body(part: PartKey): ParsedBody;
   /** The file position of a frontmatter field of a part. */
   field(part: PartKey, path: readonly PropertyKey[], which?: 'value' | 'key'): Place;

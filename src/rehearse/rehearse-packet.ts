@@ -16,7 +16,7 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import { compileSignal, describeSearch, findSignal, type SignalHit } from '../judge/signals.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, type PacketFiles, type Submission } from '../judge/workspace.ts';
-import type { Packet } from '../packets/packet.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import { defect } from './defect.ts';
 import { replyChecks, type ScriptedEndpoint } from './replies.ts';
@@ -91,7 +91,7 @@ function inconclusive(check: string, reason: string): Pick<CheckResult, 'ok' | '
 
 /** The floor: the starter under its visible tests is red, because visible tests fail an assertion. */
 export function floorCheck(packet: Packet, files: PacketFiles, floor: Subject): CheckResult {
-  const declared = packet.sample.data.floor?.failing;
+  const declared = packet.sample?.data.floor?.failing;
   const base = {
     id: 'floor',
     kind: 'floor' as const,
@@ -217,7 +217,7 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
   // Awaited after the calibration; until then a failure must not go unhandled.
   replies.catch(() => undefined);
 
-  const modes = packet.failures.data.modes;
+  const modes = failureModes(packet);
   const mutants = await Promise.all(
     modes.map(async (mode) => {
       const name = mode.mutant.replace(/\/+$/, '').split('/')[1] ?? mode.id;
