@@ -3,6 +3,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Packet } from '../packets/packet.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
+import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import { rehearsePacket } from './rehearse-packet.ts';
 import type { ScriptedEndpoint } from './replies.ts';
@@ -33,6 +34,8 @@ export interface RehearseOptions {
   now: () => number;
   /** The embedded scripted endpoint; when set, each packet's scripted replies are rehearsed too. */
   scripted?: ScriptedEndpoint;
+  /** Labs' test tables (cached, shared with the build); default: computed per lab, kept in memory. */
+  labTables?: LabTables;
 }
 
 function emit<K extends keyof Reporter>(reporters: readonly Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): void {
@@ -75,6 +78,7 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
           now: options.now,
           onCheck: (c) => emit(options.reporters, 'onCheckEnd', packet.id, c),
           ...(options.scripted ? { scripted: options.scripted } : {}),
+          ...(options.labTables ? { labTables: options.labTables } : {}),
           date: options.date,
         });
         await options.cache.set(packet.id, key, report);
