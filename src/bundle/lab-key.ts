@@ -7,6 +7,7 @@ import type { RootContent } from 'mdast';
 import type { Drill } from '../packets/drill.ts';
 import type { LabModel } from '../packets/lab-model.ts';
 import { combinationIndex } from '../packets/lab-compose.ts';
+import { DRILL_KEY_KIND, type DrillKeyFile } from '../labs/sheets.ts';
 import { allPass, reviewerKey, type LabTable, type ReviewerKey } from '../labs/table.ts';
 import type { CanarySource } from './canary.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
@@ -16,8 +17,6 @@ import { rubricCard } from './rubric-card.ts';
 export const LAB_KEY_FILE = 'LAB-KEY.json';
 /** The file name of a drill's key in the reviewer bundle. */
 export const DRILL_KEY_FILE = 'DRILL-KEY.json';
-/** The format name inside a drill's key. */
-export const DRILL_KEY_KIND = 'packet-kit/drill-key';
 
 /** The key of a lab, as the scoring page imports it, from its table. */
 export function labReviewerKey(model: LabModel, table: LabTable): ReviewerKey {
@@ -81,18 +80,8 @@ export function drillKeyMarkdown(drill: Drill): string {
   return toMarkdown({ type: 'root', children });
 }
 
-/** A drill's key, as the scoring page imports it. */
-export interface DrillReviewerKey {
-  schemaVersion: 1;
-  kind: typeof DRILL_KEY_KIND;
-  id: string;
-  version: string;
-  digest: string;
-  key: { id: string; verdict: string; consequence: string; change?: string }[];
-}
-
 /** DRILL-KEY.json of a drill. */
-export function drillReviewerKey(drill: Drill): DrillReviewerKey {
+export function drillReviewerKey(drill: Drill): DrillKeyFile {
   return {
     schemaVersion: 1,
     kind: DRILL_KEY_KIND,

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { RootContent } from 'mdast';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { LabTable } from '../labs/table.ts';
+import type { Drill } from '../packets/drill.ts';
 import { failureModes, type Packet } from '../packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
 import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
 import { refusalOf } from './file-policy.ts';
-import { LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
+import { DRILL_KEY_FILE, drillKeyMarkdown, drillReviewerKey, LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
 import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
@@ -142,4 +143,34 @@ export async function buildReviewerBundle(
   const entries = files.map(({ path, bytes }) => ({ path, bytes }));
   const bytes = await writeZip(entries.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes })));
   return { zip: { name, root: `${base}/`, files: entries, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }, diagnostics };
+}
+
+/**
+ * A drill's reviewer bundle `<id>-<version>.zip`: every file of the drill, KEY.md (each diff with
+ * its verdict and the consequence a good reason names) and DRILL-KEY.json, which the drill's
+ * scoring page imports. The same refusals and secret scan as every bundle.
+ */
+export async function buildDrillReviewerBundle(drill: Drill, read: PacketFileReader): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
+  const base = zipBaseName(drill);
+  const diagnostics: Diagnostic[] = [];
+  const files: (ZipInput & ScannedFile)[] = [];
+  for (const e of drill.entries) {
+    const file = `${drill.dir}/${e.path}`;
+    const refusal = refusalOf(e.path, e.kind, file);
+    if (refusal) {
+      diagnostics.push(refusal);
+      continue;
+    }
+    const bytes = await read(e.path);
+    if (!bytes) throw new Error(`cannot read ${file}`);
+    files.push({ path: e.path, bytes, file, verbatim: true });
+  }
+  const enc = new TextEncoder();
+  files.push({ path: 'KEY.md', bytes: enc.encode(drillKeyMarkdown(drill)), file: drill.assistant.file, verbatim: false });
+  files.push({ path: DRILL_KEY_FILE, bytes: enc.encode(`${JSON.stringify(drillReviewerKey(drill), null, 2)}\n`), file: `${drill.dir} (drill key)`, verbatim: false });
+  diagnostics.push(...(await scanZipFiles(files, `the reviewer bundle ${base}.zip`)));
+  if (diagnostics.length) return { diagnostics };
+  const entries = files.map(({ path, bytes }) => ({ path, bytes }));
+  const bytes = await writeZip(entries.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes })));
+  return { zip: { name: `${base}.zip`, root: `${base}/`, files: entries, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }, diagnostics };
 }

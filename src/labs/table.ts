@@ -70,6 +70,9 @@ export function dependencies(table: Pick<LabTable, 'suggestions' | 'tests' | 'co
   return out;
 }
 
+/** The candidate's table's file name, beside the lab's pages: `dist/packets/<id>/combinations.json`. */
+export const LAB_TABLE_FILE = 'combinations.json';
+
 /** The format name inside the candidate's table, so a stray file is not read as one. */
 export const LAB_TABLE_KIND = 'packet-kit/lab-table';
 /** The format name inside the reviewer's key. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildSteps, RehearsalOutcome } from '../../bundle/build.ts';
+import type { BuildSteps, LabTablesOutcome, RehearsalOutcome } from '../../bundle/build.ts';
 import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import type { Reporter } from '../../rehearse/reporter.ts';
@@ -30,14 +30,24 @@ const buildModules = async () => {
 
 /** The rehearsal's own modules, loaded only when the build rehearses. */
 const rehearsalModules = async () => {
-  const [server, cache, environment, run, command] = await Promise.all([
+  const [server, cache, run, command] = await Promise.all([
     import('../../llm/scripted-server.ts'),
     import('../../rehearse/cache.ts'),
-    import('../../rehearse/environment.ts'),
     import('../../rehearse/rehearse.ts'),
     import('./rehearse.ts'),
   ]);
-  return { ...server, ...cache, ...environment, ...run, ...command };
+  return { ...server, ...cache, ...run, ...command };
+};
+
+/** The sandbox and the labs' tables, loaded when the build rehearses or has labs. */
+const sandboxModules = async () => {
+  const [environment, tables, workspace, labCatalog] = await Promise.all([
+    import('../../rehearse/environment.ts'),
+    import('../../labs/table-cache.ts'),
+    import('../../judge/workspace.ts'),
+    import('../../errors/lab-catalog.ts'),
+  ]);
+  return { ...environment, ...tables, ...workspace, ...labCatalog };
 };
 
 export const buildHelp = `Usage: packet build [options]
@@ -46,6 +56,9 @@ Build everything that ships, or nothing:
   1. check      validate and lint every packet; an error stops the build
   2. rehearse   the offline rehearsal (cached); a defect or an inconclusive
                 packet stops the build
+     labs       every lab's test table: each combination of its suggestions
+                run with the visible and held-out tests in the sandbox
+                (cached; also with --skip-rehearse)
   3. zips       the candidate zips <id>-<version>.zip (deterministic, refused
                 files and secrets stop the build) and packets.json
   4. site       the Astro site
@@ -144,10 +157,32 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let disposeSandbox: (() => Promise<void>) | undefined;
   const started = performance.now();
   try {
     const { runBuild, readReportFile, directoryZipCache, kitFingerprint, diagnose, Errors, sortDiagnostics, loadPackets, formatDiagnosticsText, checkLoadedPackets } = await buildModules();
     const folders = new Map<string, string>();
+    // One sandbox for the rehearsal and the labs' tables, prepared on first use; the tables are shared (each lab's computed once).
+    type Sandboxed = Awaited<ReturnType<typeof sandboxModules>>;
+    type Ready = { ok: true; environment: import('../../rehearse/environment.ts').RunEnvironment; tables: import('../../labs/table-cache.ts').LabTables; m: Sandboxed } | { ok: false; message: string };
+    let sandbox: Promise<Ready> | undefined;
+    const sandboxed = () =>
+      (sandbox ??= (async (): Promise<Ready> => {
+        const m = await sandboxModules();
+        const bwrapPath = io.env.PACKET_KIT_BWRAP;
+        const prepared = await m.prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+        if (!prepared.ok) return { ok: false, message: prepared.message };
+        const { environment } = prepared;
+        disposeSandbox = () => environment.dispose();
+        const tables = m.labTables({
+          runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
+          scratchDir: tmpdir(),
+          dir: path.resolve(cwd, 'node_modules/.cache/packet-kit/labs'),
+          interpreter: environment.interpreter.version,
+          kit: kitFingerprint(KIT_ROOT),
+        });
+        return { ok: true, environment, tables, m };
+      })());
     const printDiagnostics = (list: readonly Diagnostic[]) => {
       if (list.length) io.err(formatDiagnosticsText(sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
     };
@@ -162,11 +197,10 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
         ? {}
         : {
             async rehearse(packets): Promise<RehearsalOutcome> {
-              const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic } = await rehearsalModules();
-              const bwrapPath = io.env.PACKET_KIT_BWRAP;
-              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-              if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
-              const { environment } = prepared;
+              const { startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic } = await rehearsalModules();
+              const ready = await sandboxed();
+              if (!ready.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: ready.message }) };
+              const { environment } = ready;
               // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
               // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
               const server = await startScriptedServer({
@@ -187,15 +221,30 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
                   date: io.now,
                   now: () => performance.now(),
                   scripted: { url: server.url, outDir: null, cwd },
+                  labTables: ready.tables,
                 });
                 await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
                 return { ok: true, report };
               } finally {
                 await server.close();
-                await environment.dispose();
               }
             },
           }),
+      async labTables(labs): Promise<LabTablesOutcome> {
+        const ready = await sandboxed();
+        if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: ready.message }), exitCode: 2 };
+        const tables = new Map<string, import('../../labs/table.ts').LabTable>();
+        let cached = 0;
+        for (const lab of labs) {
+          const outcome = await ready.tables(await ready.m.loadPacketFiles(lab, folders.get(lab.id)!));
+          if ('error' in outcome) {
+            return { ok: false, packets: [lab.id], diagnostic: diagnose(ready.m.LabBundleErrors.LabTableFailed, { file: lab.dir }, { packet: lab.id, reason: outcome.error }), exitCode: 1 };
+          }
+          tables.set(lab.id, outcome.table);
+          if (outcome.cached) cached++;
+        }
+        return { ok: true, tables, cached };
+      },
       lastReport: () => readReportFile(reportFile),
       buildSite: ({ outDir: staging, manifestFile, signal }) => site.build({ outDir: staging, manifestFile, signal }),
     };
@@ -239,5 +288,6 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await site.dispose();
+    await disposeSandbox?.();
   }
 }
