@@ -296,7 +296,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const checkDiagnostics = [...loaded.diagnostics, ...unwrap(linted)];
     options.report(checkDiagnostics);
     checkFailure(checkDiagnostics);
-    options.log(`build: check      ${packets.length} packet${packets.length === 1 ? '' : 's'} valid ${secs('check')}\n`);
+    const valid = packets.length + drills.length;
+    options.log(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${secs('check')}\n`);
 
     // 2. the rehearsal gate.
     let report: RehearsalReport | undefined;

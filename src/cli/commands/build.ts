@@ -162,6 +162,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   try {
     const { runBuild, readReportFile, directoryZipCache, kitFingerprint, diagnose, Errors, sortDiagnostics, loadPackets, formatDiagnosticsText, checkLoadedPackets } = await buildModules();
     const folders = new Map<string, string>();
+    let drills: import('../../packets/drill.ts').Drill[] = [];
     // One sandbox for the rehearsal and the labs' tables, prepared on first use; the tables are shared (each lab's computed once).
     type Sandboxed = Awaited<ReturnType<typeof sandboxModules>>;
     type Ready = { ok: true; environment: import('../../rehearse/environment.ts').RunEnvironment; tables: import('../../labs/table-cache.ts').LabTables; m: Sandboxed } | { ok: false; message: string };
@@ -190,9 +191,10 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       async load() {
         const loaded = await loadPackets({ packetsDir: values.packets, cwd });
         for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
+        drills = loaded.drills;
         return loaded;
       },
-      lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }),
+      lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }, drills),
       ...(values['skip-rehearse']
         ? {}
         : {
