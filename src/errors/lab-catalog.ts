@@ -168,7 +168,7 @@ export const LabDefects = {
     name: 'LabKeyRed',
     title: 'The key\'s combination does not pass',
     severity: 'error',
-    message: ({ reason }) => `The combination the key chooses is not PASS: ${reason}. A candidate who chooses exactly right must end green, visible and held-out tests alike.`,
+    message: ({ reason }) => `The combination the key chooses is not PASS: ${reason.replace(/\.+$/, '')}. A candidate who chooses exactly right must end green, visible and held-out tests alike.`,
     hint: () => 'Fix the suggestions the key accepts or revises, or the tests; `npx packet rehearse <id>` shows the output tail.',
   }),
   LabWrongNotCaught: entry<{ suggestion: string; state: string; key: string }>({
