@@ -2,7 +2,7 @@ import unittest
 
 from flags import bucket, is_enabled
 
-USERS = [f"user-{i}" for i in range(2000)]
+USERS = [f"user-{i}" for i in range(1500)]
 
 
 def share(flag, percent):
