@@ -31,6 +31,8 @@ export interface LabTablesOptions {
   kit: string;
   combinationMs?: number;
   batch?: number;
+  /** Compute every table again (and keep the new one): `--no-cache`. */
+  fresh?: boolean;
 }
 
 /** The cache key of a lab's table. */
@@ -57,7 +59,7 @@ export function labTables(o: LabTablesOptions): LabTables {
     if (known) return known;
     const file = o.dir ? path.join(o.dir, `${files.packet.id}-${key}.json`) : null;
     const work = (async (): Promise<TableOutcome> => {
-      if (file) {
+      if (file && !o.fresh) {
         try {
           const table = JSON.parse(await readFile(file, 'utf8')) as LabTable;
           if (table.digest === files.packet.digest && table.schemaVersion === LAB_TABLE_VERSION) return { table, cached: true, runMs: 0 };

@@ -237,8 +237,10 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
         if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: ready.message }), exitCode: 2 };
         const tables = new Map<string, import('../../labs/table.ts').LabTable>();
         let cached = 0;
-        for (const lab of labs) {
-          const outcome = await ready.tables(await ready.m.loadPacketFiles(lab, folders.get(lab.id)!));
+        // One table per sandbox run, as many at once as the rehearsal runs tests.
+        const limit = (await import('p-limit')).default(jobs);
+        const outcomes = await Promise.all(labs.map((lab) => limit(async () => ({ lab, outcome: await ready.tables(await ready.m.loadPacketFiles(lab, folders.get(lab.id)!)) }))));
+        for (const { lab, outcome } of outcomes) {
           if ('error' in outcome) {
             return { ok: false, packets: [lab.id], diagnostic: diagnose(ready.m.LabBundleErrors.LabTableFailed, { file: lab.dir }, { packet: lab.id, reason: outcome.error }), exitCode: 1 };
           }

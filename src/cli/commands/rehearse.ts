@@ -16,6 +16,7 @@ import { KIT_ROOT, kitFingerprint } from '../../kit/fingerprint.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { folderTimestamp } from '../../rehearse/model-run-report.ts';
 import { runRehearsal } from '../../rehearse/run-rehearsal.ts';
+import { labTables } from '../../labs/table-cache.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -210,6 +211,15 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       jobs,
       timeoutMs: timeout * 1000,
       cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
+      // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
+      labTables: labTables({
+        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
+        scratchDir: tmpdir(),
+        dir: path.resolve(io.cwd, 'node_modules/.cache/packet-kit/labs'),
+        interpreter: environment.interpreter.version,
+        kit: kitFingerprint(KIT_ROOT),
+        fresh: values['no-cache'],
+      }),
       reporter,
       scratchDir: tmpdir(),
       outDir: path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now()))),
