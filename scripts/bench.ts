@@ -3,7 +3,8 @@
 //   2. warm re-run of the library (cache hit), in seconds
 //   3. packet build of the library (rehearsal cached) / a bare Astro build of the same pages
 //   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
-// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal or BENCH_ONLY=build runs one part.
+//   5. labs' test tables (scripts/bench-lab.ts): the kit's driver / a sandboxed process per combination
+// BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal, build or lab runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -200,3 +201,4 @@ async function benchBuild(): Promise<void> {
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'rehearsal') await benchRehearsal();
 if (!only || only === 'build') await benchBuild();
+if (!only || only === 'lab') await (await import('./bench-lab.ts')).benchLab();
