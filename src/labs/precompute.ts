@@ -157,7 +157,7 @@ export async function precomputeLab(o: PrecomputeOptions): Promise<PrecomputeRes
     if (result.error) return { error: `the sandbox could not run the driver: ${result.error}` };
     const raw = await readWorkspaceFile(ws.dir, spec.results, { maxBytes: 64 * 1024 * 1024, timeoutMs: 10_000 });
     const tail = `${result.stderr}${result.stdout}`.trim().split('\n').slice(-5).join(' | ');
-    if (!Buffer.isBuffer(raw)) return { error: `the driver wrote no results (${raw.unsafe}; exit ${result.exitCode ?? result.signal}${tail ? `: ${tail}` : ''})` };
+    if (!Buffer.isBuffer(raw)) return { error: `the driver wrote no results (${raw.unsafe}; exit ${result.exitCode ?? result.signal} after ${Math.round(result.durationMs)} ms${tail ? `: ${tail}` : ''})` };
     const records = new Map<number, Record<string, unknown>>();
     for (const line of raw.toString('utf8').split('\n')) {
       if (!line.trim()) continue;
