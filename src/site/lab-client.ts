@@ -119,6 +119,8 @@ export function mountLab(root: HTMLElement): void {
         doc: composed.get(file.path) ?? '',
         extensions: [
           lineNumbers(),
+          // Wrapped lines: no horizontal scrolling region that the keyboard cannot reach.
+          EditorView.lineWrapping,
           history(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           python(),

@@ -12,7 +12,7 @@ test.beforeAll(async () => {
 });
 
 test('a candidate reviews every diff and exports; the reviewer scores the verdicts against the key', async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const drill = drills.find((d) => d.id === 'drill-retry-backoff')!;
   await page.goto(`/drills/${drill.id}/`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(drill.prompt.title);
@@ -59,6 +59,8 @@ test('a candidate reviews every diff and exports; the reviewer scores the verdic
 });
 
 test('the drill page works from the keyboard and axe finds no serious violation', async ({ page }) => {
+  // axe checks the contrast of every highlighted token of the diffs: its own time budget.
+  test.setTimeout(90_000);
   const drill = drills[0]!;
   await page.goto(`/drills/${drill.id}/`);
   const first = page.getByRole('group', { name: 'Your verdict on diff 1' }).getByLabel('Accept', { exact: true });

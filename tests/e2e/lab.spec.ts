@@ -141,6 +141,8 @@ test('a candidate plans, chooses, runs the tests, edits by hand, explains and ex
 });
 
 test('the lab works from the keyboard alone, and axe finds no serious violation', async ({ page }) => {
+  // axe checks the contrast of every highlighted token of the page's changes and editor: its own time budget.
+  test.setTimeout(90_000);
   await page.goto(`/labs/${LAB}/`);
   await page.getByRole('group', { name: 'Your choice on username-charset' }).getByLabel('Accept as offered').focus();
   await page.keyboard.press('Space');
