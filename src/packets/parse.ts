@@ -22,13 +22,18 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-/** The kind the prompt declares, read before the prompt is validated (to know its parts); `takehome` when it cannot be read. */
+/**
+ * The kind the prompt declares, read before the prompt is validated (to know its parts). When the
+ * YAML does not parse, a plain `kind: lab` line still says which parts to expect, so a syntax error
+ * is not buried under "missing part" errors; `takehome` when nothing says otherwise.
+ */
 export function declaredKind(promptText: string | undefined): PacketKind {
   if (promptText === undefined) return 'takehome';
   const split = splitFrontmatter(promptText);
   if (!split.ok) return 'takehome';
-  const value = parseLocatedYaml(split.yaml).value as { kind?: unknown } | null | undefined;
-  const kind = value && typeof value === 'object' ? value.kind : undefined;
+  const yaml = parseLocatedYaml(split.yaml);
+  const value = yaml.value as { kind?: unknown } | null | undefined;
+  const kind = yaml.errors.length ? /^kind:[ \t]*["']?(lab|drill)["']?[ \t]*(?:#.*)?$/m.exec(split.yaml)?.[1] : value && typeof value === 'object' ? value.kind : undefined;
   return kind === 'lab' || kind === 'drill' ? kind : 'takehome';
 }
 

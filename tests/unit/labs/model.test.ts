@@ -100,6 +100,9 @@ describe('a lab that cannot compose is a check error at its place', () => {
   it('a lab whose tests the driver cannot discover, and a lab without its assistant: PK183, PK180', () => {
     const pytest = labWith((f) => ({ 'prompt.mdx': edit(edit(f['prompt.mdx'], 'test: python3 -m unittest discover -s tests -t . -q', 'test: python3 -m pytest -q'), '`python3 -m unittest discover -s tests -t . -q`', '`python3 -m pytest -q`') }));
     expect(errors(pytest.diagnostics)).toEqual([expect.stringContaining('PK183 The lab\'s test command "python3 -m pytest -q" is not "python3 -m unittest discover ..."')]);
+    // A prompt whose YAML does not parse still says it is a lab: the syntax error is not buried under take-home parts.
+    const broken = labWith((f) => ({ 'prompt.mdx': edit(f['prompt.mdx'], 'summary: Build', 'summary: "Build') }));
+    expect(errors(broken.diagnostics).map((e) => e.split(' ')[1])).toEqual(['PK105']);
     const bare = labWith(() => ({ 'assistant.mdx': null }));
     expect(bare.packet).toBeUndefined();
     expect(errors(bare.diagnostics)).toEqual(['packets/mem/assistant.mdx:- PK180 This lab has no assistant.mdx. A lab has the parts prompt, rubric, assistant.']);
