@@ -9,8 +9,9 @@
 //      one unsharded rehearsal of the same packets: the overhead of sharding, as a ratio
 //   7. packet mutate of each packet that ships replies/mutants.md: time per judged mutant / the
 //      same test command run bare on the sample
+//   8. labs' test tables (scripts/bench-lab.ts): the kit's driver / a sandboxed process per combination
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
-// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards or mutate runs one part.
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate or lab runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -388,3 +389,4 @@ if (!only || only === 'build') await benchBuild();
 if (!only || only === 'grade') await benchGrade();
 if (!only || only === 'shards') await benchShards();
 if (!only || only === 'mutate') await benchMutate();
+if (!only || only === 'lab') await (await import('./bench-lab.ts')).benchLab();

@@ -3,7 +3,7 @@ import { z } from 'astro/zod';
 import { renderBody, toMarkdown } from './bundle/markdown.ts';
 import { siteManifest } from './bundle/site-manifest-gate.ts';
 import { errorReferenceMarkdown } from './errors/reference.ts';
-import { packetLoader, rubricNotesLoader } from './packets/astro-loader.ts';
+import { drillLoader, packetLoader, rubricNotesLoader } from './packets/astro-loader.ts';
 import { literalText } from './site/markdown-text.ts';
 
 // `packet build` sets the packets folder and hands over the manifest (see bundle/site-manifest-gate.ts); a plain
@@ -29,6 +29,11 @@ const rubricNotes = defineCollection({
   loader: rubricNotesLoader({ packetsDir, markdownOf }),
 });
 
+/** The drills: each one's prompt and diffs, never their key (see src/packets/public-drill.ts). */
+const drills = defineCollection({
+  loader: drillLoader({ packetsDir, markdownOf }),
+});
+
 /** The error reference, one entry generated from the error catalog. */
 const errorReference = defineCollection({
   loader: {
@@ -43,4 +48,4 @@ const errorReference = defineCollection({
   schema: z.strictObject({}),
 });
 
-export const collections = { packets, rubricNotes, errorReference };
+export const collections = { packets, rubricNotes, drills, errorReference };

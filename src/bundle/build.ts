@@ -11,7 +11,10 @@ import { buildCandidateZip, type PacketFileReader } from './candidate-zip.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries } from './canary.ts';
 import { buildManifest, manifestJson, MANIFEST_FILE, ZIPS_DIR, type ManifestPacket } from './manifest.ts';
 import { pidAlive } from './pid-alive.ts';
-import { buildReviewerBundle, mutationEvidence, rehearsalEvidence, type MutationEvidence } from './reviewer-bundle.ts';
+import { buildDrillReviewerBundle, buildReviewerBundle, mutationEvidence, rehearsalEvidence, type MutationEvidence } from './reviewer-bundle.ts';
+import { assistantPublicTexts, keyTexts } from './lab-key.ts';
+import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
+import type { Drill } from '../packets/drill.ts';
 import type { SiteBuildResult } from './site-build.ts';
 import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
 
@@ -33,21 +36,26 @@ import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
  */
 
 /** The steps of a build, in order. */
-export const BUILD_STEPS = ['check', 'rehearse', 'zips', 'site', 'canary', 'reviewer', 'swap'] as const;
+export const BUILD_STEPS = ['check', 'rehearse', 'labs', 'zips', 'site', 'canary', 'reviewer', 'swap'] as const;
 /** A step of a build. */
 export type BuildStep = (typeof BUILD_STEPS)[number];
 
 /** What the rehearsal step gave. */
 export type RehearsalOutcome = { ok: true; report: RehearsalReport } | { ok: false; diagnostic: Diagnostic };
 
+/** What the labs step gave: each lab's test table, by id. */
+export type LabTablesOutcome = { ok: true; tables: ReadonlyMap<string, LabTable>; cached: number } | { ok: false; packets: string[]; diagnostic: Diagnostic; exitCode: number };
+
 /** The parts of a build that reach outside, passed in. */
 export interface BuildSteps {
   /** Load and validate every packet (frontmatter, cross-file checks, trees). */
-  load(): Promise<{ packets: Packet[]; sources: readonly { id: string; dir: string }[]; diagnostics: Diagnostic[] }>;
+  load(): Promise<{ packets: Packet[]; drills?: Drill[]; sources: readonly { id: string; dir: string }[]; diagnostics: Diagnostic[] }>;
   /** The rest of `packet check` on the loaded packets: lint and version drift. */
   lint(packets: readonly Packet[]): Promise<Diagnostic[]>;
   /** The offline rehearsal (cached); absent with `--skip-rehearse`. */
   rehearse?(packets: Packet[]): Promise<RehearsalOutcome>;
+  /** The labs' test tables (cached, shared with the rehearsal): every combination run in the sandbox. Without it, lab pages have no table. */
+  labTables?(labs: Packet[]): Promise<LabTablesOutcome>;
   /** The last rehearsal report on disk, for the reviewer bundles of a build that skips the rehearsal. */
   lastReport(): Promise<RehearsalReport | undefined>;
   /** A packet's last mutation run on disk (`packet mutate`), for its reviewer bundle; none when absent. */
@@ -65,8 +73,8 @@ export interface BuildOptions {
   /** The reviewer bundles folder to replace, absolute (`out/reviewer`). */
   reviewerDir: string;
   steps: BuildSteps;
-  /** Reads a packet's files by path relative to the packet folder. */
-  reader(packet: Packet): PacketFileReader;
+  /** Reads a packet's (or a drill's) files by path relative to its folder. */
+  reader(packet: Pick<Packet, 'id' | 'dir'>): PacketFileReader;
   /** Candidate zips and reviewer bundles of earlier builds, by what they are made of; without one every zip is built. */
   zipCache?: ZipCache;
   /** One progress line per step. */
@@ -231,6 +239,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rehearse = options.steps.rehearse;
     const rehearsal = rehearse ? settle(timed('rehearse', () => rehearse(packets))) : undefined;
     if (rehearsal) pending.push(rehearsal);
+    const drills = loaded.drills ?? [];
+    const labs = packets.filter((p) => p.lab);
+    const tabled = labs.length && options.steps.labTables ? settle(timed('labs', () => options.steps.labTables!(labs))) : undefined;
+    if (tabled) pending.push(tabled);
 
     // 3. zips and manifest into a fresh staging folder.
     gate();
@@ -286,7 +298,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const checkDiagnostics = [...loaded.diagnostics, ...unwrap(linted)];
     options.report(checkDiagnostics);
     checkFailure(checkDiagnostics);
-    options.log(`build: check      ${packets.length} packet${packets.length === 1 ? '' : 's'} valid ${secs('check')}\n`);
+    const valid = packets.length + drills.length;
+    options.log(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${secs('check')}\n`);
 
     // 2. the rehearsal gate.
     let report: RehearsalReport | undefined;
@@ -307,6 +320,18 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       options.log(`build: rehearse   ${report.summary.failsClosed} fail closed (${report.summary.cached} cached) ${secs('rehearse')}\n`);
     } else {
       options.log('build: rehearse   skipped (--skip-rehearse): every packet is marked "not rehearsed"\n');
+    }
+
+    // 2b. the labs gate: every lab's test table.
+    let tables: ReadonlyMap<string, LabTable> = new Map();
+    if (tabled) {
+      const outcome = unwrap(await tabled);
+      if (!outcome.ok) throw new StepFailure('labs', outcome.packets, outcome.diagnostic, outcome.exitCode);
+      tables = outcome.tables;
+      const combos = [...tables.values()].reduce((sum, t) => sum + t.combinations.length, 0);
+      options.log(`build: labs       ${tables.size} lab table${tables.size === 1 ? '' : 's'}, ${combos} combinations (${outcome.cached} cached) ${secs('labs')}\n`);
+    } else if (labs.length) {
+      options.log(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
     }
 
     // 3. the zips gate.
@@ -334,6 +359,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
             candidate: { name: zip.name, sha256: zip.sha256, size: zip.bytes.byteLength },
             ...optional('rehearsal', rehearsalEvidence(lastReport, packet)),
             ...optional('mutation', mutationEvidence(await options.steps.lastMutation?.(packet), packet)),
+            ...optional('labTable', tables.get(packet.id)),
           };
           const key = { kind: 'reviewer' as const, packet, inputs };
           let bundle = await options.zipCache?.get(key);
@@ -349,10 +375,21 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           out.set(packet.id, bundle);
           await writeFile(path.join(reviewer.staging, bundle.name), bundle.bytes);
         }
+        for (const drill of drills) {
+          const built = await buildDrillReviewerBundle(drill, options.reader(drill));
+          if (!built.zip) {
+            refused.push(...built.diagnostics);
+            continue;
+          }
+          out.set(drill.id, built.zip);
+          await writeFile(path.join(reviewer.staging, built.zip.name), built.zip.bytes);
+        }
         return { out, refused };
       }),
     );
-    const canaries = await settle(timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })))));
+    const keys = [...packets, ...drills];
+    const extra = { secret: keys.flatMap(keyTexts), public: [...keys.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, d.rubric.text])] };
+    const canaries = await settle(timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })), extra)));
     // The zips are searched now, while Astro runs; after it, what it added (and anything changed).
     const zipsScanned = canaries.ok ? await settle(timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
 
@@ -363,6 +400,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     if (output) options.log(output.replace(/^/gm, '  astro: ') + '\n');
     if (!siteResult.ok) throw new StepFailure('site', [], diagnose(BundleErrors.SiteBuildFailed, { file: rel(options.outDir) }, { reason: siteResult.reason }));
     options.log(`build: site       astro build into ${rel(site.staging)} ${secs('site')}\n`);
+    // The candidate's test table of each lab, beside its pages (the held-out results and the key go to the reviewer bundle only).
+    for (const [id, table] of tables) {
+      await mkdir(path.join(site.staging, 'packets', id), { recursive: true });
+      await writeFile(path.join(site.staging, 'packets', id, LAB_TABLE_FILE), `${JSON.stringify(candidateTable(table))}\n`);
+    }
 
     // 5. the canary scan over everything that would be published.
     const scan = await timed('canary', () => scanDirForCanaries(site.staging, unwrap(canaries), zipsScanned && unwrap(zipsScanned)));
@@ -380,7 +422,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       options.report(bundles.refused);
       throw new StepFailure('reviewer', packets.filter((p) => !bundles.out.has(p.id)).map((p) => p.id), bundles.refused[0]!);
     }
-    options.log(`build: reviewer   ${bundles.out.size} reviewer bundle${bundles.out.size === 1 ? '' : 's'} ${secs('reviewer')}\n`);
+    options.log(`build: reviewer   ${bundles.out.size} reviewer bundle${bundles.out.size === 1 ? '' : 's'}${drills.length ? ` (${drills.length} of drills)` : ''} ${secs('reviewer')}\n`);
 
     // 7. swap, synchronously: a signal handler cannot run between the renames.
     gate();

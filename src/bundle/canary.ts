@@ -36,6 +36,12 @@ export interface CanarySource {
   line: number;
 }
 
+/** Secrets that are not whole files (a lab's or a drill's key), and public texts that are not files (what its assistant shows). */
+export interface ExtraCanaries {
+  secret: readonly { text: string; source: CanarySource }[];
+  public: readonly string[];
+}
+
 /** One canary: a normalized secret line and every place it comes from. */
 export interface Canary {
   text: string;
@@ -142,7 +148,7 @@ export function publicPaths(packet: Packet): string[] {
  * The canaries of some packets: the distinctive lines of their secret files that occur in none
  * of their public files. Sorted by text; a line shared by several secret files keeps every source.
  */
-export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[]): Promise<Canary[]> {
+export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[], extra: ExtraCanaries = { secret: [], public: [] }): Promise<Canary[]> {
   const byText = new Map<string, Canary>();
   const publicTexts: string[] = [];
   for (const { packet, read } of packets) {
@@ -165,6 +171,15 @@ export async function collectCanaries(packets: readonly { packet: Packet; read: 
       if (text !== undefined) publicTexts.push(haystack(text));
     }
   }
+  // Secret texts that are not files: the key of each lab suggestion and drill diff.
+  for (const { text, source } of extra.secret) {
+    const line = normalizeLine(text);
+    if (!isDistinctive(line)) continue;
+    const known = byText.get(line);
+    if (known) known.sources.push(source);
+    else byText.set(line, { text: line, sources: [source] });
+  }
+  publicTexts.push(...extra.public.map(haystack));
   const matcher = createMatcher([...byText.values()].map((c) => ({ text: c.text, value: c.text })));
   for (const text of publicTexts) for (const line of matcher.find(text)) byText.delete(line);
   return [...byText.values()].sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));

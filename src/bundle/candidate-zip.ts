@@ -16,6 +16,11 @@ export type PacketFileReader = (relPath: string) => Promise<Uint8Array | undefin
 /** The files the kit writes at the root of the candidate zip; a starter file may not take their names. */
 export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
 
+/** The name of the kit's own readme in a packet's zip: a lab's codebase keeps its README.md (the rules), so the kit's is PACKET.md. */
+export function readmeName(packet: Pick<Packet, 'lab'>): string {
+  return packet.lab ? 'PACKET.md' : 'README.md';
+}
+
 /** A built zip. */
 export interface BuiltZip {
   /** The file name, `<id>-<version>.zip`. */
@@ -156,7 +161,8 @@ export async function scanZipFiles(files: readonly ScannedFile[], zipName: strin
 export async function readStarter(packet: Packet, read: PacketFileReader): Promise<{ files: (ZipInput & ScannedFile)[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const files: (ZipInput & ScannedFile)[] = [];
-  const generated = new Set(GENERATED_FILES.map((g) => g.toLowerCase()));
+  const names = GENERATED_FILES.map((g) => (g === 'README.md' ? readmeName(packet) : g));
+  const generated = new Set(names.map((g) => g.toLowerCase()));
   for (const e of packet.entries) {
     if (!e.path.startsWith('starter/')) continue;
     const rel = e.path.slice('starter/'.length);
@@ -167,7 +173,7 @@ export async function readStarter(packet: Packet, read: PacketFileReader): Promi
       continue;
     }
     if (generated.has(rel.toLowerCase())) {
-      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated: GENERATED_FILES.find((g) => g.toLowerCase() === rel.toLowerCase())! }));
+      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated: names.find((g) => g.toLowerCase() === rel.toLowerCase())! }));
       continue;
     }
     const bytes = await read(e.path);
@@ -190,7 +196,7 @@ export async function buildCandidateZip(packet: Packet, read: PacketFileReader):
   const generated = [
     { path: 'PROMPT.md', bytes: enc.encode(promptMarkdown(packet)), file: packet.prompt.file, verbatim: false },
     { path: 'RUBRIC.md', bytes: enc.encode(rubricMarkdown(packet)), file: packet.rubric.file, verbatim: false },
-    { path: 'README.md', bytes: enc.encode(readmeMarkdown(packet)), file: packet.prompt.file, verbatim: false },
+    { path: readmeName(packet), bytes: enc.encode(readmeMarkdown(packet)), file: packet.prompt.file, verbatim: false },
   ];
   const all = [...generated, ...starter.files];
   const diagnostics = [...starter.diagnostics, ...(await scanZipFiles(all, name))];

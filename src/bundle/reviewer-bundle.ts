@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import type { RootContent } from 'mdast';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { describeCounts, describeScore, type MutationReport } from '../mutate/report.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { LabTable } from '../labs/table.ts';
+import type { Drill } from '../packets/drill.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
 import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
 import { refusalOf } from './file-policy.ts';
+import { DRILL_KEY_FILE, drillKeyMarkdown, drillReviewerKey, LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
 import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
@@ -60,7 +63,7 @@ export interface CandidateZipRef {
 }
 
 /** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes, the sample's label and the rehearsal. */
-export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence }): string {
+export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable }): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
     heading(1, `Reviewer key: ${p.title}`),
@@ -73,9 +76,10 @@ export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipR
         : []),
       ['Test command: ', code(p.test)],
     ]),
-    heading(2, 'Failure modes'),
   ];
-  packet.failures.data.modes.forEach((m, i) => {
+  const modes = failureModes(packet);
+  if (modes.length) children.push(heading(2, 'Failure modes'));
+  modes.forEach((m, i) => {
     const s = m.signal;
     children.push(heading(3, `${i + 1}. `, code(m.id), `: ${m.title}`));
     children.push(
@@ -87,10 +91,17 @@ export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipR
       ]),
     );
   });
-  const narrative = renderBody(packet.failures.body, packet.failures.file, { shiftHeadings: 2 });
-  if (narrative.children.length) children.push(heading(3, 'How each one dies'), ...narrative.children);
+  if (packet.failures) {
+    const narrative = renderBody(packet.failures.body, packet.failures.file, { shiftHeadings: 2 });
+    if (narrative.children.length) children.push(heading(3, 'How each one dies'), ...narrative.children);
+  }
+  if (packet.lab) children.push(...labKeySections(packet.lab, options.labTable));
+  if (packet.assistant) {
+    const notes = renderBody(packet.assistant.body, packet.assistant.file, { shiftHeadings: 2 });
+    if (notes.children.length) children.push(heading(3, 'Notes on the assistant'), ...notes.children);
+  }
   children.push(heading(2, 'Rubric'), ...rubricCard(packet.rubric.data, 3));
-  children.push(heading(2, 'Sample solution'), paragraph(packet.sample.data.label), paragraph('The sample overlay is under ', code('sample/'), '; the held-out tests under ', code('hidden/'), '.'));
+  if (packet.sample) children.push(heading(2, 'Sample solution'), paragraph(packet.sample.data.label), paragraph('The sample overlay is under ', code('sample/'), '; the held-out tests under ', code('hidden/'), '.'));
   children.push(heading(2, 'Rehearsal'));
   const r = options.rehearsal;
   if (!r) {
@@ -147,7 +158,7 @@ export function rehearsalJson(r: RehearsalEvidence): string {
 export async function buildReviewerBundle(
   packet: Packet,
   read: PacketFileReader,
-  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence } = {},
+  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable } = {},
 ): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
   const base = zipBaseName(packet);
   const name = `${base}.zip`;
@@ -165,7 +176,10 @@ export async function buildReviewerBundle(
     files.push({ path: e.path, bytes, file, verbatim: true });
   }
   const enc = new TextEncoder();
-  files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: packet.failures.file, verbatim: false });
+  files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: (packet.failures ?? packet.assistant ?? packet.prompt).file, verbatim: false });
+  if (packet.lab && options.labTable) {
+    files.push({ path: LAB_KEY_FILE, bytes: enc.encode(`${JSON.stringify(labReviewerKey(packet.lab, options.labTable), null, 2)}\n`), file: `${packet.dir} (lab key)`, verbatim: false });
+  }
   if (options.rehearsal) files.push({ path: 'REHEARSAL.json', bytes: enc.encode(rehearsalJson(options.rehearsal)), file: `${packet.dir} (rehearsal report)`, verbatim: false });
   if (options.mutation?.schemaJson) files.push({ path: 'MUTATION.json', bytes: enc.encode(options.mutation.schemaJson), file: `${packet.dir} (mutation report)`, verbatim: false });
   if (options.mutation?.html) files.push({ path: 'MUTATION.html', bytes: enc.encode(options.mutation.html), file: `${packet.dir} (mutation report page)`, verbatim: false });
@@ -174,4 +188,34 @@ export async function buildReviewerBundle(
   const entries = files.map(({ path, bytes }) => ({ path, bytes }));
   const bytes = await writeZip(entries.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes })));
   return { zip: { name, root: `${base}/`, files: entries, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }, diagnostics };
+}
+
+/**
+ * A drill's reviewer bundle `<id>-<version>.zip`: every file of the drill, KEY.md (each diff with
+ * its verdict and the consequence a good reason names) and DRILL-KEY.json, which the drill's
+ * scoring page imports. The same refusals and secret scan as every bundle.
+ */
+export async function buildDrillReviewerBundle(drill: Drill, read: PacketFileReader): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
+  const base = zipBaseName(drill);
+  const diagnostics: Diagnostic[] = [];
+  const files: (ZipInput & ScannedFile)[] = [];
+  for (const e of drill.entries) {
+    const file = `${drill.dir}/${e.path}`;
+    const refusal = refusalOf(e.path, e.kind, file);
+    if (refusal) {
+      diagnostics.push(refusal);
+      continue;
+    }
+    const bytes = await read(e.path);
+    if (!bytes) throw new Error(`cannot read ${file}`);
+    files.push({ path: e.path, bytes, file, verbatim: true });
+  }
+  const enc = new TextEncoder();
+  files.push({ path: 'KEY.md', bytes: enc.encode(drillKeyMarkdown(drill)), file: drill.assistant.file, verbatim: false });
+  files.push({ path: DRILL_KEY_FILE, bytes: enc.encode(`${JSON.stringify(drillReviewerKey(drill), null, 2)}\n`), file: `${drill.dir} (drill key)`, verbatim: false });
+  diagnostics.push(...(await scanZipFiles(files, `the reviewer bundle ${base}.zip`)));
+  if (diagnostics.length) return { diagnostics };
+  const entries = files.map(({ path, bytes }) => ({ path, bytes }));
+  const bytes = await writeZip(entries.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes })));
+  return { zip: { name: `${base}.zip`, root: `${base}/`, files: entries, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }, diagnostics };
 }

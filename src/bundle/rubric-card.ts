@@ -8,6 +8,7 @@ const AUTO_WORDS: Record<string, string> = {
   'visible-tests': 'pre-filled by the visible tests',
   protected: 'pre-filled by the protected-files check',
   workspace: 'pre-filled by the workspace contract check',
+  choices: 'pre-filled from the answer sheet against the key: the row\'s maximum times the share of choices that match, rounded down',
 };
 
 /** The total points of a rubric. */
@@ -34,7 +35,7 @@ export function rubricCard(rubric: RubricFrontmatter, depth: 2 | 3 = 2): RootCon
       .map(([points, words]) => [Number(points), words] as const)
       .sort((a, b) => b[0] - a[0]);
     out.push(list(levels.map(([points, words]) => [strong(String(points)), `: ${words}`])));
-    if (row.auto) out.push(paragraph(`Automatic: ${AUTO_WORDS[row.auto] ?? row.auto}; full marks when it passes, 0 when it fails.`));
+    if (row.auto) out.push(paragraph(`Automatic: ${AUTO_WORDS[row.auto] ?? row.auto}${row.auto === 'choices' ? '.' : '; full marks when it passes, 0 when it fails.'}`));
   });
   out.push(heading(depth, 'Hire bar'));
   out.push(paragraph(`${rubric.hireBar} of ${total} points, and no veto.`));

@@ -4,6 +4,7 @@ import { BundleErrors } from './bundle-catalog.ts';
 import { GradeErrors } from './grade-catalog.ts';
 import { LintErrors } from './lint-catalog.ts';
 import { JudgeFindings, RehearsalDefects } from './judge-catalog.ts';
+import { LabBundleErrors, LabDefects, LabErrors } from './lab-catalog.ts';
 import { ModelErrors } from './model-catalog.ts';
 
 export type { CatalogEntry } from './entry.ts';
@@ -308,6 +309,6 @@ export function diagnose<E extends CatalogEntry<any>>(
 
 /** Every catalog entry, sorted by code: the source of the error reference. */
 export function catalogEntries(): CatalogEntry<any>[] {
-  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
+  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
   return all.sort((a, b) => a.code.localeCompare(b.code));
 }

@@ -170,4 +170,12 @@ export const GradeErrors = {
     message: ({ id, count }) => `The packet "${id}" has ${count} error${count === 1 ? '' : 's'} of its own, so no submission can be graded against it.`,
     hint: () => 'Run `npx packet check` and fix the packet first.',
   }),
+  PacketNotTakehome: entry<{ id: string; kind: string }>({
+    code: 'PK532',
+    name: 'PacketNotTakehome',
+    title: 'Only take-homes are graded from submissions',
+    severity: 'error',
+    message: ({ id, kind }) => `"${id}" is a ${kind}: a candidate does it on its page, whose scoring sheet the reviewer fills in, so there is no submission to grade.`,
+    hint: () => 'Grade a take-home packet (kind: takehome); a lab or drill is scored on its scoring page.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

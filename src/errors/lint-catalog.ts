@@ -211,4 +211,46 @@ export const LintErrors = {
     message: ({ rule, known }) => `The lint directive names the rule "${rule}", which does not exist, so it disables nothing. Rules: ${known}.`,
     hint: () => 'Fix the rule id, or remove the directive.',
   }),
+  // Labs and drills (PK250-PK269).
+  LabReadmeMissing: entry({
+    code: 'PK250',
+    name: 'LabReadmeMissing',
+    title: 'A lab without a README',
+    severity: 'error',
+    message: () => 'The lab\'s starter has no README.md. The README holds the rules the candidate builds to and judges each suggestion by.',
+    hint: () => 'Add starter/README.md with the feature\'s rules, one per line or bullet.',
+  }),
+  LabKeyOneSided: entry<{ choice: string }>({
+    code: 'PK251',
+    name: 'LabKeyOneSided',
+    title: 'A lab whose key makes the same choice every time',
+    severity: 'error',
+    message: ({ choice }) =>
+      `The key says "${choice}" for every suggestion. An assistant that is always right, or always wrong, tests no judgement: a candidate who clicks the same button every time scores full marks.`,
+    hint: () => 'Make some suggestions right and some wrong in the ways real assistants are.',
+  }),
+  DrillVerdictsOneSided: entry<{ verdict: string }>({
+    code: 'PK252',
+    name: 'DrillVerdictsOneSided',
+    title: 'A drill whose key gives the same verdict every time',
+    severity: 'error',
+    message: ({ verdict }) => `The key says "${verdict}" for every diff, so a reviewer who gives that verdict without reading scores full marks on the verdicts.`,
+    hint: () => 'Mix diffs to accept, to accept with a change and to reject.',
+  }),
+  DrillDiffNoContext: entry<{ diff: string }>({
+    code: 'PK253',
+    name: 'DrillDiffNoContext',
+    title: 'A diff without unchanged lines',
+    severity: 'warning',
+    message: ({ diff }) => `The diff "${diff}" shows no unchanged line, so the reviewer cannot see where the change sits.`,
+    hint: () => 'Keep a few unchanged lines (prefixed with a space) around the change.',
+  }),
+  KeyReasonShort: entry<{ what: string; words: number; min: number }>({
+    code: 'PK254',
+    name: 'KeyReasonShort',
+    title: 'A key reason too short to name a consequence',
+    severity: 'warning',
+    message: ({ what, words, min }) => `The ${what} is ${words} words; under ${min} it rarely names what would go wrong, which is what the reviewer compares the candidate's reason with.`,
+    hint: () => 'Say what happens in production if the wrong version ships.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -8,7 +8,7 @@
 import { autoEvidence, autoRowHolds, type AutoEvidence } from '../judge/auto-rows.ts';
 import type { Finding } from '../judge/findings.ts';
 import { verdictOf, type Judgement, type TestCounts, type Verdict } from '../judge/judge.ts';
-import type { Packet } from '../packets/packet.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import { decide, type Decision } from './score.ts';
 
 /** Version of `scorecard.json`. */
@@ -46,7 +46,7 @@ export interface DecisionSoFar {
 /** Score the rows a machine can judge; the rest stay null (or, with `judgementAtBest`, at their best allowed score). */
 export function cardRows(packet: Pick<Packet, 'rubric' | 'failures'>, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false): CardRow[] {
   return packet.rubric.data.rows.map((row) => {
-    const modes = packet.failures.data.modes.filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
+    const modes = failureModes(packet).filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
     const tightest = modes.reduce<{ mode: string; max: number } | null>((c, m) => (c && c.max <= m.caps.max ? c : { mode: m.id, max: m.caps.max }), null);
     const ceiling = Math.min(row.max, tightest?.max ?? row.max);
     if (!row.auto) return { id: row.id, criterion: row.criterion, max: row.max, auto: null, score: judgementAtBest ? ceiling : null, evidence: null, cap: tightest };

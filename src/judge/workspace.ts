@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Packet } from '../packets/packet.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import { makeCanary, withCanary, type Canary } from './canaries.ts';
 import type { JudgeRules, ProtectedEdit } from './judge.ts';
 import { readWorkspaceFile } from './safe-read.ts';
@@ -118,7 +118,7 @@ export async function loadPacketFiles(packet: Packet, packetDir: string): Promis
     rules: {
       contract: { allow: prompt.workspace.allow, forbid: prompt.workspace.forbid },
       deliverables: prompt.deliverables,
-      modes: packet.failures.data.modes,
+      modes: failureModes(packet),
       ...(prompt.receipts ? { receipts: { dir: prompt.receipts.dir, budget: prompt.budget, allow: prompt.workspace.allow } } : {}),
     },
   };

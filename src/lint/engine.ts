@@ -1,14 +1,15 @@
 import { diagnose } from '../errors/catalog.ts';
 import { sortDiagnostics, type Diagnostic } from '../errors/diagnostic.ts';
 import { LintErrors } from '../errors/lint-catalog.ts';
+import type { Drill } from '../packets/drill.ts';
 import type { Packet } from '../packets/packet.ts';
 import { placeOf } from '../packets/place.ts';
-import { PARTS } from '../packets/schema/index.ts';
+import { PART_FILES } from '../packets/schema/index.ts';
 import { checkRuleSettings, DEFAULT_LINT_CONFIG, PACKET_CONFIG_FILE, parseLintConfig, resolveRule, type LintConfig } from './config.ts';
 import { findDirectives, type Directive } from './directives.ts';
 import type { PacketFiles } from './files.ts';
 import { parseBody, type ParsedBody } from './markdown.ts';
-import type { PartKey, Rule, RuleContext, StarterFile } from './rule.ts';
+import { kindsOf, type DrillRuleContext, type PartKey, type Rule, type RuleContext, type StarterFile } from './rule.ts';
 import { lintRules } from './rules/index.ts';
 
 /** What the lint needs besides the packet. */
@@ -40,7 +41,7 @@ async function readStarter(packet: Packet, files: PacketFiles | undefined): Prom
 }
 
 /** The packet's own settings from `lint.json`, when it has one. */
-async function packetConfig(packet: Packet, files: PacketFiles | undefined): Promise<{ config?: LintConfig; diagnostics: Diagnostic[] }> {
+async function packetConfig(packet: Pick<Packet, 'id' | 'dir' | 'entries'>, files: PacketFiles | undefined): Promise<{ config?: LintConfig; diagnostics: Diagnostic[] }> {
   if (!files || !packet.entries.some((e) => e.path === PACKET_CONFIG_FILE && e.kind === 'file')) return { diagnostics: [] };
   const file = `${packet.dir}/${PACKET_CONFIG_FILE}`;
   const bytes = await files.read(packet, PACKET_CONFIG_FILE);
@@ -68,10 +69,16 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
   if (own.config) diagnostics.push(...checkRuleSettings(own.config, lintRules));
   const layers = [options.config ?? DEFAULT_LINT_CONFIG, ...(own.config ? [own.config] : [])];
 
+  const parts = PART_FILES.filter((name) => packet[name] !== undefined);
+  const partOf = (part: PartKey) => {
+    const found = packet[part];
+    if (!found) throw new Error(`lint: the packet ${packet.id} has no ${part}.mdx (rules read only ctx.parts)`);
+    return found;
+  };
   const bodies = new Map<PartKey, ParsedBody>();
   const body = (part: PartKey): ParsedBody => {
     let parsed = bodies.get(part);
-    if (!parsed) bodies.set(part, (parsed = parseBody(packet[part])));
+    if (!parsed) bodies.set(part, (parsed = parseBody(partOf(part))));
     return parsed;
   };
   let starter: Promise<StarterFile[]> | undefined;
@@ -79,13 +86,15 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 
   const found: Diagnostic[] = [];
   for (const rule of rules) {
+    if (!kindsOf(rule).includes(packet.prompt.data.kind)) continue;
     const { severity, options: ruleOptions } = resolveRule(rule, layers);
     if (severity === 'off') continue;
     const ctx: RuleContext<unknown> = {
       packet,
       options: ruleOptions,
+      parts,
       body,
-      field: (part, path, which) => placeOf(packet[part], path, which),
+      field: (part, path, which) => placeOf(partOf(part), path, which),
       starterFiles,
     };
     for (const finding of await rule.check(ctx)) {
@@ -98,9 +107,9 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 
   const known = new Set(lintRules.map((r) => r.id));
   const byFile = new Map<string, Directive[]>();
-  for (const part of PARTS) {
+  for (const part of parts) {
     const directives = findDirectives(body(part));
-    byFile.set(packet[part].file, directives);
+    byFile.set(partOf(part).file, directives);
     for (const directive of directives) {
       for (const id of directive.rules) {
         if (!known.has(id)) diagnostics.push(diagnose(LintErrors.LintDirectiveUnknownRule, directive.place, { rule: id, known: [...known].join(', ') }));
@@ -117,5 +126,40 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 export async function lintPackets(packets: readonly Packet[], options: LintOptions = {}): Promise<Diagnostic[]> {
   const diagnostics = options.config ? checkRuleSettings(options.config, lintRules) : [];
   for (const packet of packets) diagnostics.push(...(await lintPacket(packet, options)));
+  return sortDiagnostics(diagnostics);
+}
+
+/**
+ * Lint one drill: the rules that read drills, at their configured severity (the project's
+ * settings and the drill's own lint.json), less what inline directives disable.
+ */
+export async function lintDrill(drill: Drill, options: LintOptions = {}): Promise<Diagnostic[]> {
+  const rules = (options.rules ?? lintRules).filter((r) => kindsOf(r).includes('drill') && r.checkDrill);
+  const diagnostics: Diagnostic[] = [];
+  const own = await packetConfig(drill, options.files);
+  diagnostics.push(...own.diagnostics);
+  if (own.config) diagnostics.push(...checkRuleSettings(own.config, lintRules));
+  const layers = [options.config ?? DEFAULT_LINT_CONFIG, ...(own.config ? [own.config] : [])];
+  const parts = { prompt: drill.prompt, rubric: drill.rubric, assistant: drill.assistant } as const;
+  const bodies = new Map<string, ParsedBody>();
+  const body = (part: keyof typeof parts) => {
+    let parsed = bodies.get(part);
+    if (!parsed) bodies.set(part, (parsed = parseBody(parts[part])));
+    return parsed;
+  };
+  const found: Diagnostic[] = [];
+  for (const rule of rules) {
+    const { severity, options: ruleOptions } = resolveRule(rule, layers);
+    if (severity === 'off') continue;
+    const ctx: DrillRuleContext<unknown> = { drill, options: ruleOptions, body, field: (part, path, which) => placeOf(parts[part], path, which) };
+    for (const finding of await rule.checkDrill!(ctx)) {
+      const d = diagnose(rule.entry, finding.place, finding.params, severity);
+      d.rule = rule.id;
+      found.push(d);
+    }
+  }
+  const byFile = new Map<string, Directive[]>();
+  for (const part of Object.keys(parts) as (keyof typeof parts)[]) byFile.set(parts[part].file, findDirectives(body(part)));
+  for (const d of found) if (!(byFile.get(d.file) ?? []).some((directive) => suppresses(directive, d))) diagnostics.push(d);
   return sortDiagnostics(diagnostics);
 }

@@ -5,7 +5,7 @@ import type { Packet } from '../packets/packet.ts';
 /** How the lint reads a packet's files; tests pass one over memory. */
 export interface PacketFiles {
   /** The bytes of a file, by its path relative to the packet folder; undefined when it cannot be read. */
-  read(packet: Packet, relPath: string): Promise<Uint8Array | undefined>;
+  read(packet: Pick<Packet, 'id' | 'dir'>, relPath: string): Promise<Uint8Array | undefined>;
 }
 
 /** Read packet files from disk; `packet.dir` is relative to `cwd` (or absolute). */

@@ -2,10 +2,13 @@ import type { z } from 'astro/zod';
 import type { CatalogEntry } from '../errors/entry.ts';
 import type { Place, Severity } from '../errors/diagnostic.ts';
 import type { Packet } from '../packets/packet.ts';
+import type { Drill } from '../packets/drill.ts';
+import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
+import type { PacketKind, PartName } from '../packets/schema/index.ts';
 import type { ParsedBody } from './markdown.ts';
 
-/** The four MDX parts of a packet. */
-export type PartKey = 'prompt' | 'rubric' | 'sample' | 'failures';
+/** The MDX parts of a packet: a take-home's four, a lab's `assistant`. */
+export type PartKey = PartName;
 
 /** A rule's documentation: what it asks for, and one bad and one good example. */
 export interface RuleDocs {
@@ -35,7 +38,9 @@ export interface RuleContext<O> {
   packet: Packet;
   /** The rule's options, validated, defaults applied. */
   options: O;
-  /** The parsed body of a part (Markdown tree, positions relative to the body). */
+  /** The parts this packet has, in reading order (a take-home's four; a lab's prompt, rubric and assistant). */
+  parts: readonly PartKey[];
+  /** The parsed body of a part the packet has (Markdown tree, positions relative to the body). */
   body(part: PartKey): ParsedBody;
   /** The file position of a frontmatter field of a part. */
   field(part: PartKey, path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
@@ -66,8 +71,35 @@ export interface Rule<P extends Record<string, unknown> = any, O = any> {
   docs: RuleDocs;
   /** Schema of the rule's options, with defaults; rules without options leave it out. */
   options?: z.ZodType<O>;
+  /** The kinds the rule reads; default take-homes and labs. A rule for drills gives `checkDrill`. */
+  kinds?: readonly PacketKind[];
   /** Find the problems. */
   check(ctx: RuleContext<O>): Finding<P>[] | Promise<Finding<P>[]>;
+  /** Find the problems of a drill (a drill has no code trees; it is not a `Packet`). */
+  checkDrill?(ctx: DrillRuleContext<O>): Finding<P>[] | Promise<Finding<P>[]>;
+}
+
+/** What a rule can see of one drill. */
+export interface DrillRuleContext<O> {
+  drill: Drill;
+  options: O;
+  /** The parsed body of a part of the drill. */
+  body(part: 'prompt' | 'rubric' | 'assistant'): ParsedBody;
+  /** The file position of a frontmatter field of a part. */
+  field(part: 'prompt' | 'rubric' | 'assistant', path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
+}
+
+/** What a rule that reads only the rubric sees, of a packet or of a drill. */
+export interface RubricView<O> {
+  rubric: RubricFrontmatter;
+  options: O;
+  /** The file position of a field of the rubric's frontmatter. */
+  field(path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
+}
+
+/** The kinds a rule reads. */
+export function kindsOf(rule: Pick<Rule, 'kinds'>): readonly PacketKind[] {
+  return rule.kinds ?? ['takehome', 'lab'];
 }
 
 /** Declare a rule, keeping its parameter and option types. */

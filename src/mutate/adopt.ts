@@ -54,6 +54,7 @@ export function adoptable(report: MutationReport, n: number, modeId: string, pac
     return { ok: false, reason: `it is ${m.status} (${m.reason}); only a mutant the tests judged, survived or killed, reproduces a failure`, fix: 'Pick a survivor (or a killed mutant that names a failure worth keeping).' };
   }
   if (!kebabId.safeParse(modeId).success) return { ok: false, reason: `"${modeId}" is not a mode id`, fix: 'Give --as a lowercase kebab-case id such as "refusal-exits-zero".' };
+  if (!packet.failures) return { ok: false, reason: `${packet.id} has no failure catalog (failures.mdx) to adopt a mode into`, fix: 'Adopt mutants into a take-home packet.' };
   if (packet.failures.data.modes.some((mode) => mode.id === modeId)) return { ok: false, reason: `the failure catalog already has a mode "${modeId}"`, fix: 'Choose another id with --as.' };
   if (packet.trees.mutants[modeId]) return { ok: false, reason: `mutants/${modeId}/ already exists`, fix: 'Choose another id with --as, or remove that folder.' };
   const recorded = report.sources.find((s) => s.path === m.path)?.sha256;

@@ -8,7 +8,8 @@ import { buildStatus, parseBuildManifest, type BuildManifest } from './build-sta
 import { starterReader } from './fs-source.ts';
 import { readSources } from './load.ts';
 import type { Packet } from './packet.ts';
-import { parsePacket } from './parse.ts';
+import { declaredKind, parsePacket } from './parse.ts';
+import { publicDrill, publicDrillSchema } from './public-drill.ts';
 import { publicPacket, publicPacketSchema, type PublicPacket } from './public.ts';
 
 /** Options of the site's packet loaders. */
@@ -34,7 +35,8 @@ async function loadPublicPackets(context: LoaderContext, packetsDir: string): Pr
   const { sources } = await readSources({ packetsDir, cwd });
   const out: { packet: Packet; view: PublicPacket }[] = [];
   for (const source of sources) {
-    const { packet, diagnostics } = parsePacket(source);
+    const { packet, drill, diagnostics } = parsePacket(source);
+    if (drill) continue; // drills are their own collection (drillLoader)
     const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
     if (!packet || errors.length) {
       const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
@@ -103,6 +105,34 @@ export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir
         const body = view.rubricBody;
         const markdown = options.markdownOf?.(body, packet.rubric.file) ?? body;
         context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
+      }
+    },
+  };
+}
+
+/**
+ * The site's drills: the same parse function over the same folders, each drill's public view (the
+ * diffs without their key), its prompt rendered as the entry's body.
+ */
+export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'markdownOf'>): Loader {
+  return {
+    name: 'packet-kit-drills',
+    schema: publicDrillSchema,
+    async load(context: LoaderContext) {
+      const cwd = fileURLToPath(context.config.root);
+      const { sources } = await readSources({ packetsDir: options.packetsDir, cwd });
+      context.store.clear();
+      for (const source of sources) {
+        const { drill, diagnostics } = parsePacket(source);
+        if (!drill && declaredKind(source.parts.prompt) !== 'drill') continue;
+        const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
+        if (!drill || errors.length) {
+          const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
+          throw new Error(`drill "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
+        }
+        const data = await context.parseData({ id: drill.id, data: publicDrill(drill) });
+        const markdown = options.markdownOf?.(drill.prompt.body, drill.prompt.file) ?? drill.prompt.body;
+        context.store.set({ id: drill.id, data, body: drill.prompt.body, rendered: await context.renderMarkdown(markdown), digest: drill.digest });
       }
     },
   };

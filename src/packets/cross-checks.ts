@@ -1,23 +1,36 @@
 import picomatch from 'picomatch';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { LabErrors } from '../errors/lab-catalog.ts';
 import type { Packet } from './packet.ts';
+import type { Part } from './part.ts';
 import { placeOf } from './place.ts';
+import type { PacketKind } from './schema/index.ts';
+import type { RubricFrontmatter } from './schema/rubric.ts';
 
 /** Files over this size in a tree are warned about. */
 export const LARGE_FILE_BYTES = 1024 * 1024;
 
-/** Checks that span files: rows named by vetoes and caps, overlays that exist, globs that match. */
-export function crossCheck(packet: Packet): Diagnostic[] {
+/** The automatic rubric checks each kind of packet can score. */
+export const AUTO_CHECKS_OF_KIND: Readonly<Record<PacketKind, readonly string[]>> = {
+  takehome: ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace'],
+  lab: ['tests', 'hidden-tests', 'visible-tests', 'choices'],
+  drill: ['choices'],
+};
+
+/** The rubric's own checks, for every kind: row ids unique, vetoes on known rows, a hire bar in reach, automatic rows the kind can score. */
+export function rubricChecks(rubric: Part<RubricFrontmatter>, kind: PacketKind): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const { prompt, rubric, failures, trees } = packet;
   const rowIds = rubric.data.rows.map((r) => r.id);
   const rowList = rowIds.join(', ');
-
   const seenRows = new Set<string>();
   rubric.data.rows.forEach((row, i) => {
     if (seenRows.has(row.id)) out.push(diagnose(Errors.DuplicateEntryId, placeOf(rubric, ['rows', i, 'id']), { kind: 'rubric row', id: row.id }));
     seenRows.add(row.id);
+    const scorable = AUTO_CHECKS_OF_KIND[kind];
+    if (row.auto && !scorable.includes(row.auto)) {
+      out.push(diagnose(LabErrors.AutoRowNotScorable, placeOf(rubric, ['rows', i, 'auto']), { row: row.id, auto: row.auto, kind: kind === 'takehome' ? 'take-home' : kind, scorable: scorable.join(', ') }));
+    }
   });
   rubric.data.vetoes.forEach((veto, i) => {
     if (!rowIds.includes(veto.row)) out.push(diagnose(Errors.VetoUnknownRow, placeOf(rubric, ['vetoes', i, 'row']), { row: veto.row, rows: rowList }));
@@ -26,9 +39,19 @@ export function crossCheck(packet: Packet): Diagnostic[] {
   if (rubric.data.hireBar > total) {
     out.push(diagnose(Errors.HireBarOutOfReach, placeOf(rubric, ['hireBar']), { hireBar: rubric.data.hireBar, total }));
   }
+  return out;
+}
+
+/** Checks that span files: rows named by vetoes and caps, overlays that exist, globs that match. */
+export function crossCheck(packet: Packet): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { prompt, rubric, failures, trees } = packet;
+  const rowIds = rubric.data.rows.map((r) => r.id);
+  const rowList = rowIds.join(', ');
+  out.push(...rubricChecks(rubric, prompt.data.kind));
 
   const seenModes = new Set<string>();
-  failures.data.modes.forEach((mode, i) => {
+  failures?.data.modes.forEach((mode, i) => {
     if (seenModes.has(mode.id)) out.push(diagnose(Errors.DuplicateEntryId, placeOf(failures, ['modes', i, 'id']), { kind: 'failure mode', id: mode.id }));
     seenModes.add(mode.id);
     const row = rubric.data.rows.find((r) => r.id === mode.caps.row);
@@ -92,7 +115,7 @@ export function crossCheck(packet: Packet): Diagnostic[] {
     else if (e.size > LARGE_FILE_BYTES) out.push(diagnose(Errors.LargeTreeFile, { file }, { path: e.path, size: e.size }));
   }
   if (!trees.starter.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/starter` }, { tree: 'starter' }));
-  if (!trees.sample.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/sample` }, { tree: 'sample' }));
+  if (prompt.data.kind === 'takehome' && !trees.sample.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/sample` }, { tree: 'sample' }));
   if (!trees.hidden.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/hidden` }, { tree: 'hidden' }, 'warning'));
   return out;
 }

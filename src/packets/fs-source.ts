@@ -5,7 +5,7 @@ import path from 'node:path';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { packetId } from './id.ts';
-import { PARTS, type PartName } from './schema/index.ts';
+import { PART_FILES } from './schema/index.ts';
 import { isIgnoredName, type PacketEntry, type PacketSource } from './source.ts';
 
 /** Show a path relative to the working directory, with forward slashes. */
@@ -37,8 +37,8 @@ export async function readPacketSource(packetDir: string, cwd: string): Promise<
   const entries: PacketEntry[] = [];
   const problems: Diagnostic[] = [];
   await walk(packetDir, '', entries);
-  const parts = {} as Record<PartName, string | undefined>;
-  for (const part of PARTS) {
+  const parts = {} as PacketSource['parts'];
+  for (const part of PART_FILES) {
     const entry = entries.find((e) => e.path === `${part}.mdx`);
     if (!entry || entry.kind !== 'file') {
       parts[part] = undefined;
@@ -52,7 +52,25 @@ export async function readPacketSource(packetDir: string, cwd: string): Promise<
       problems.push(diagnose(Errors.UnreadableFile, { file: `${dir}/${entry.path}` }, { reason: (err as Error).message }));
     }
   }
-  return { id: packetId(folder), folder, dir, parts, entries, problems };
+  const starterText = parts.assistant === undefined ? undefined : await readStarterText(packetDir, entries);
+  return { id: packetId(folder), folder, dir, parts, entries, problems, ...(starterText ? { starterText } : {}) };
+}
+
+/** Starter files up to this size are read as text for a lab's suggestions. */
+const STARTER_TEXT_LIMIT = 256 * 1024;
+
+/** The starter's UTF-8 text files (small ones), by path relative to `starter/`. */
+async function readStarterText(packetDir: string, entries: readonly PacketEntry[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    if (e.kind !== 'file' || !e.path.startsWith('starter/') || e.size > STARTER_TEXT_LIMIT) continue;
+    try {
+      out[e.path.slice('starter/'.length)] = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(path.join(packetDir, e.path)));
+    } catch {
+      // Binary or unreadable: not a file a suggestion can change.
+    }
+  }
+  return out;
 }
 
 /** The packet folders directly under a packets folder, sorted. */

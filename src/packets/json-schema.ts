@@ -1,19 +1,20 @@
 import { z } from 'astro/zod';
-import { PART_SCHEMAS, PARTS, type PartName } from './schema/index.ts';
+import { drillPromptSchema, PART_FILES, PART_SCHEMAS, type PartName } from './schema/index.ts';
 
 /** The JSON Schema (draft 2020-12) of one part's frontmatter, for editors. */
 export function partJsonSchema(part: PartName): Record<string, unknown> {
-  const schema = z.toJSONSchema(PART_SCHEMAS[part], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return {
-    $id: `https://packet-kit.local/schemas/${part}.schema.json`,
-    title: `packet-kit ${part}.mdx frontmatter`,
-    ...schema,
-  };
+  return withId(part, `packet-kit ${part}.mdx frontmatter`, PART_SCHEMAS[part]);
 }
 
-/** Every part's JSON Schema, by file name under public/schemas/. */
+function withId(name: string, title: string, schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { $id: `https://packet-kit.local/schemas/${name}.schema.json`, title, ...json };
+}
+
+/** Every part's JSON Schema, by file name under public/schemas/; a drill's prompt has its own. */
 export function allJsonSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of PARTS) out[`${part}.schema.json`] = JSON.stringify(partJsonSchema(part), null, 2) + '\n';
+  for (const part of PART_FILES) out[`${part}.schema.json`] = JSON.stringify(partJsonSchema(part), null, 2) + '\n';
+  out['drill-prompt.schema.json'] = JSON.stringify(withId('drill-prompt', 'packet-kit prompt.mdx frontmatter of a drill', drillPromptSchema), null, 2) + '\n';
   return out;
 }

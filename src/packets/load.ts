@@ -4,6 +4,7 @@ import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { PacketKitError } from '../errors/packet-kit-error.ts';
 import { displayPath, listPacketDirs, readPacketSource } from './fs-source.ts';
+import type { Drill } from './drill.ts';
 import type { Packet } from './packet.ts';
 import { parsePacket } from './parse.ts';
 import type { PacketSource } from './source.ts';
@@ -20,8 +21,10 @@ export interface LoadOptions {
 
 /** Everything a load found. */
 export interface LoadResult {
-  /** The packets whose four parts are valid (they may still carry cross-file errors; see `diagnostics`). */
+  /** The take-homes and labs whose parts are valid (they may still carry cross-file errors; see `diagnostics`). */
   packets: Packet[];
+  /** The drills whose parts are valid (they may still carry cross-file errors). */
+  drills: Drill[];
   /** The raw sources of every packet folder read. */
   sources: PacketSource[];
   /** Every problem found, in every packet. */
@@ -63,10 +66,12 @@ export async function readSources(options: LoadOptions): Promise<{ sources: Pack
 export async function loadPackets(options: LoadOptions): Promise<LoadResult> {
   const { sources, diagnostics } = await readSources(options);
   const packets: Packet[] = [];
+  const drills: Drill[] = [];
   for (const source of sources) {
     const result = parsePacket(source);
     diagnostics.push(...result.diagnostics);
     if (result.packet) packets.push(result.packet);
+    if (result.drill) drills.push(result.drill);
   }
-  return { packets, sources, diagnostics };
+  return { packets, drills, sources, diagnostics };
 }

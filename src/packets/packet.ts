@@ -1,3 +1,4 @@
+import type { LabModel } from './lab-model.ts';
 import type { PacketEntry } from './source.ts';
 import type { Part, PartData } from './part.ts';
 
@@ -22,7 +23,11 @@ export interface PacketTrees {
  */
 export const MUTANTS_REPLY = 'mutants.md';
 
-/** A loaded, validated packet. */
+/**
+ * A loaded, validated packet with code: a take-home (`prompt.data.kind` is `takehome`: the four
+ * parts) or a lab (`lab`: prompt, rubric and the assistant's suggestions, resolved in `lab`).
+ * Drills run no code and are loaded as a {@link Drill} (see drill.ts).
+ */
 export interface Packet {
   /** The id, from the folder name. */
   id: string;
@@ -32,10 +37,21 @@ export interface Packet {
   digest: string;
   prompt: Part<PartData<'prompt'>>;
   rubric: Part<PartData<'rubric'>>;
-  sample: Part<PartData<'sample'>>;
-  failures: Part<PartData<'failures'>>;
+  /** A take-home's labeled sample; absent for a lab. */
+  sample?: Part<PartData<'sample'>>;
+  /** A take-home's failure catalog; absent for a lab. */
+  failures?: Part<PartData<'failures'>>;
+  /** A lab's scripted assistant (`assistant.mdx`); absent for a take-home. */
+  assistant?: Part<PartData<'assistant'>>;
+  /** A lab's suggestions resolved against its starter: regions, segments, versions. Absent for a take-home. */
+  lab?: LabModel;
   /** Every file of the packet folder. */
   entries: PacketEntry[];
   /** The code trees. */
   trees: PacketTrees;
+}
+
+/** A take-home's failure modes; none for a lab. */
+export function failureModes(packet: Pick<Packet, 'failures'>): NonNullable<Packet['failures']>['data']['modes'] {
+  return packet.failures?.data.modes ?? [];
 }

@@ -33,6 +33,16 @@ export function parsePart<N extends PartName>(
   raw: string,
   file: string,
 ): { part?: Part<PartData<N>>; diagnostics: Diagnostic[] } {
+  return parsePartWith(PART_SCHEMAS[name] as z.core.$ZodType, name, raw, file) as { part?: Part<PartData<N>>; diagnostics: Diagnostic[] };
+}
+
+/** Parse and validate one part file against a given schema (a drill's prompt has its own). */
+export function parsePartWith<S extends z.core.$ZodType>(
+  schema: S,
+  name: PartName,
+  raw: string,
+  file: string,
+): { part?: Part<z.output<S>>; diagnostics: Diagnostic[] } {
   const split = splitFrontmatter(raw);
   if (!split.ok) {
     const place = { file, line: 1, column: 1 };
@@ -56,7 +66,6 @@ export function parsePart<N extends PartName>(
       ],
     };
   }
-  const schema = PART_SCHEMAS[name];
   const { data, diagnostics } = validatePart(schema, yaml, { file, yamlLine: split.yamlLine, label: `${name}.mdx` });
   if (name === 'prompt' && split.body.trim() === '') {
     diagnostics.push(diagnose(Errors.EmptyBody, { file, line: split.bodyLine, column: 1 }, { part: name }));
@@ -65,7 +74,7 @@ export function parsePart<N extends PartName>(
   return {
     part: {
       file,
-      data: data as PartData<N>,
+      data: data as z.output<S>,
       body: split.body,
       bodyLine: split.bodyLine,
       yamlLine: split.yamlLine,

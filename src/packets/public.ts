@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import type { LabModel } from './lab-model.ts';
 import type { Packet } from './packet.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
@@ -16,6 +17,38 @@ export const publicFileSchema = z.strictObject({
   /** The contents, for text files up to 64 KiB; absent for binary or larger files. */
   text: z.string().optional(),
 });
+
+/** A lab suggestion as the candidate sees it: what was asked, what the assistant said and offered, and its revision. Never its key. */
+export const publicSuggestionSchema = z.strictObject({
+  /** The suggestion's id. */
+  id: z.string(),
+  /** The starter file it changes. */
+  file: z.string(),
+  /** 1-based first and last line of its region in the starter file. */
+  fromLine: z.int().positive(),
+  toLine: z.int().positive(),
+  /** What the candidate asked. */
+  ask: z.string(),
+  /** What the assistant said. */
+  message: z.string(),
+  /** The region as the starter has it. */
+  original: z.string(),
+  /** The region as offered. */
+  offered: z.string(),
+  /** The region as revised after pushback. */
+  revised: z.string(),
+});
+
+/** A lab as the candidate sees it: the suggestions and the files they change, as segments (see lab-compose.ts). */
+export const publicLabSchema = z.strictObject({
+  /** The suggestions, in order. */
+  suggestions: z.array(publicSuggestionSchema),
+  /** Each changed file: fixed text, and the index of the suggestion whose region goes between. */
+  files: z.array(z.strictObject({ path: z.string(), segments: z.array(z.union([z.string(), z.int().nonnegative()])) })),
+});
+
+/** A lab as the candidate sees it. */
+export type PublicLab = z.infer<typeof publicLabSchema>;
 
 /**
  * The public view of a packet: the prompt, the rubric and the starter tree, nothing else.
@@ -38,6 +71,8 @@ export const publicPacketSchema = z.strictObject({
   starter: z.array(publicFileSchema),
   /** Test functions in the starter's visible tests, counted statically (see `countVisibleTests`); absent for a language without a known convention. */
   visibleTests: z.int().nonnegative().optional(),
+  /** A lab's suggestions as the candidate sees them (never their key); absent for a take-home. */
+  lab: publicLabSchema.optional(),
   /** The candidate zip of this digest, from the build manifest; absent when the site is built without one, or the manifest names another digest. Set by the site's loader, never by {@link publicPacket}. */
   download: downloadSchema.optional(),
   /** The rehearsal status of this digest, from the build manifest; absent reads as `not-rehearsed`. Set by the site's loader, never by {@link publicPacket}. */
@@ -70,6 +105,15 @@ export function publicPacket(packet: Packet, readStarter: (path: string) => Uint
     rubricBody: packet.rubric.body,
     starter,
     ...(visibleTests !== undefined ? { visibleTests } : {}),
+    ...(packet.lab ? { lab: publicLab(packet.lab) } : {}),
+  };
+}
+
+/** A resolved lab without its key. */
+export function publicLab(model: LabModel): PublicLab {
+  return {
+    suggestions: model.suggestions.map((s) => ({ id: s.id, file: s.file, fromLine: s.fromLine, toLine: s.toLine, ask: s.ask, message: s.message, original: s.original, offered: s.offered, revised: s.revised })),
+    files: model.files.map((f) => ({ path: f.path, segments: [...f.segments] })),
   };
 }
 

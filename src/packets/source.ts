@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import type { PartName } from './schema/index.ts';
+import type { TakehomePartName } from './schema/index.ts';
 
 /** What a file in a packet folder is. Links are recorded, never followed. */
 export type EntryKind = 'file' | 'symlink' | 'other';
@@ -25,8 +25,13 @@ export interface PacketSource {
   folder: string;
   /** The folder as shown in diagnostics, e.g. `packets/retry-ticket`. */
   dir: string;
-  /** Raw text of each part file, or undefined when missing. */
-  parts: Record<PartName, string | undefined>;
+  /** Raw text of each part file, or undefined when missing (`assistant.mdx` only in labs and drills). */
+  parts: Record<TakehomePartName, string | undefined> & { assistant?: string | undefined };
+  /**
+   * The text of the starter's text files, by path relative to `starter/`, read when the folder has
+   * an `assistant.mdx` (a lab's suggestions are resolved against them). Absent otherwise.
+   */
+  starterText?: Readonly<Record<string, string>>;
   /** Every file below the folder, sorted by path (caches and bytecode skipped). */
   entries: PacketEntry[];
   /** Problems the adapter met while reading (unreadable files, say). */

@@ -16,9 +16,11 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import { compileSignal, describeSearch, findSignal, type SignalHit } from '../judge/signals.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, type PacketFiles, type Submission } from '../judge/workspace.ts';
-import type { Packet } from '../packets/packet.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
+import { labTables, type LabTables } from '../labs/table-cache.ts';
 import { defect } from './defect.ts';
+import { rehearseLab } from './rehearse-lab.ts';
 import { replyChecks, type ScriptedEndpoint } from './replies.ts';
 import type { CheckResult, PacketReport } from './report.ts';
 import { statusOf } from './report.ts';
@@ -43,6 +45,8 @@ export interface PacketRehearsal {
   scripted?: ScriptedEndpoint;
   /** Wall clock, for the reply checks' receipts. */
   date?: () => Date;
+  /** A lab's test tables (cached, shared with the build); default: computed here, kept in memory. */
+  labTables?: LabTables;
 }
 
 /** One judged workspace of the rehearsal. */
@@ -91,7 +95,7 @@ function inconclusive(check: string, reason: string): Pick<CheckResult, 'ok' | '
 
 /** The floor: the starter under its visible tests is red, because visible tests fail an assertion. */
 export function floorCheck(packet: Packet, files: PacketFiles, floor: Subject): CheckResult {
-  const declared = packet.sample.data.floor?.failing;
+  const declared = packet.sample?.data.floor?.failing;
   const base = {
     id: 'floor',
     kind: 'floor' as const,
@@ -201,6 +205,11 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
     r.onCheck?.(c);
   };
   const files = await loadPacketFiles(packet, packetDir);
+  if (packet.lab) {
+    const tables = r.labTables ?? labTables({ runner: r.runner, scratchDir: r.scratchDir, dir: null, interpreter: null, kit: '' });
+    for (const check of await rehearseLab(r, files, tables)) push(check);
+    return reportOf(r, checks, started);
+  }
   const sampleFiles = await treeFiles(packetDir, 'sample', packet.trees.sample);
   const [floor, sample] = await Promise.all([
     judgeSubject(r, files, 'starter', EMPTY_SUBMISSION, false),
@@ -217,7 +226,7 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
   // Awaited after the calibration; until then a failure must not go unhandled.
   replies.catch(() => undefined);
 
-  const modes = packet.failures.data.modes;
+  const modes = failureModes(packet);
   const mutants = await Promise.all(
     modes.map(async (mode) => {
       const name = mode.mutant.replace(/\/+$/, '').split('/')[1] ?? mode.id;
@@ -232,10 +241,14 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
   for (const { mode, subject } of mutants) push(calibrationCheck(packet, subject, mode, r.now));
   for (const check of await replies) push(check);
 
+  return reportOf(r, checks, started);
+}
+
+function reportOf(r: PacketRehearsal, checks: CheckResult[], started: number): PacketReport {
   return {
-    id: packet.id,
-    version: packet.prompt.data.version,
-    digest: packet.digest,
+    id: r.packet.id,
+    version: r.packet.prompt.data.version,
+    digest: r.packet.digest,
     status: statusOf(checks),
     checks,
     defects: checks.filter((c) => c.defect).map((c) => (c.code ? `${c.code} ${c.defect!}` : c.defect!)),

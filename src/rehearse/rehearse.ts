@@ -5,6 +5,7 @@ import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { kitIdentity, type KitIdentity } from '../kit/identity.ts';
 import type { Packet } from '../packets/packet.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
+import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import { rehearsePacket } from './rehearse-packet.ts';
 import type { ScriptedEndpoint } from './replies.ts';
@@ -40,6 +41,8 @@ export interface RehearseOptions {
   kit?: KitIdentity;
   /** The shard `packets` is (already selected); recorded in the report. */
   shard?: Shard;
+  /** Labs' test tables (cached, shared with the build); default: computed per lab, kept in memory. */
+  labTables?: LabTables;
 }
 
 function emit<K extends keyof Reporter>(reporters: readonly Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): void {
@@ -82,6 +85,7 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
           now: options.now,
           onCheck: (c) => emit(options.reporters, 'onCheckEnd', packet.id, c),
           ...(options.scripted ? { scripted: options.scripted } : {}),
+          ...(options.labTables ? { labTables: options.labTables } : {}),
           date: options.date,
         });
         await options.cache.set(packet.id, key, report);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
-import type { Packet } from '../packets/packet.ts';
+import { failureModes, type Packet } from '../packets/packet.ts';
 import { effectiveBudget } from '../llm/budget.ts';
 import { createModelClient } from '../llm/client.ts';
 import { endpointHost } from '../llm/endpoint.ts';
@@ -45,7 +45,7 @@ export interface ReplyChecksInput {
 export function scriptedReplies(packet: Packet): { name: string; mode?: { id: string; title: string } }[] {
   const out: { name: string; mode?: { id: string; title: string } }[] = [];
   if (packet.trees.replies.includes('sample.md')) out.push({ name: 'sample' });
-  for (const mode of packet.failures.data.modes) {
+  for (const mode of failureModes(packet)) {
     if (!mode.reply) continue;
     const file = mode.reply.replace(/^replies\//, '');
     if (!file.endsWith('.md') || file.includes('/') || !packet.trees.replies.includes(file)) continue;

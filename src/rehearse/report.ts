@@ -19,11 +19,11 @@ export const REPORT_SCHEMA_VERSION = 3;
 export type ModelVerdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';
 
 /** The kinds of check, in the order they run. */
-export type CheckKind = 'floor' | 'sample' | 'mutant' | 'signal' | 'calibration' | 'reply';
+export type CheckKind = 'floor' | 'sample' | 'mutant' | 'signal' | 'calibration' | 'reply' | 'lab';
 
 /** The result of one check. */
 export interface CheckResult {
-  /** Stable id within the packet: `floor`, `sample`, `mutant:<mode>`, `signal:<mode>`, `calibration:<subject>`, `reply:<reply>`. */
+  /** Stable id within the packet: `floor`, `sample`, `mutant:<mode>`, `signal:<mode>`, `calibration:<subject>`, `reply:<reply>`; a lab's `lab:<rule>` (see rehearse-lab.ts). */
   id: string;
   kind: CheckKind;
   /** The failure mode, for per-mode checks. */
@@ -38,7 +38,7 @@ export interface CheckResult {
   inconclusive?: boolean;
   /** When not ok: the defect, in words a hiring lead understands. */
   defect?: string;
-  /** When not ok: the defect's catalog code (PK44x-PK45x; `npx packet explain <code>`). */
+  /** When not ok: the defect's catalog code (PK44x-PK45x, a lab's PK47x; `npx packet explain <code>`). */
   code?: string;
   /** The judge's findings on the workspace this check ran (codes, places, hints). */
   findings?: Finding[];

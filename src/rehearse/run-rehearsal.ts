@@ -15,6 +15,7 @@ import type { WaitPlan } from '../llm/retry.ts';
 import { replyStoreFromDirs, startScriptedServer } from '../llm/scripted-server.ts';
 import { redact } from '../llm/stable-json.ts';
 import type { Packet } from '../packets/packet.ts';
+import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import type { RunEnvironment } from './environment.ts';
 import { runModelRehearsals } from './model-runs.ts';
@@ -63,6 +64,8 @@ export interface RunRehearsalOptions {
   timeoutMs: number;
   cache: RehearsalCache;
   reporter: Reporter;
+  /** Labs' test tables (cached, shared with the build); default: computed per lab, kept in memory. */
+  labTables?: LabTables;
   /** Parent folder for workspaces. */
   scratchDir: string;
   /** Receipts of model runs go under it. */
@@ -110,6 +113,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
       scripted: { url: server.url, outDir: o.outDir, cwd: o.cwd },
       ...(o.shard ? { shard: o.shard } : {}),
       ...(o.kit ? { kit: o.kit } : {}),
+      ...(o.labTables ? { labTables: o.labTables } : {}),
     });
     if (o.live) {
       const live = o.live;

@@ -2,10 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { PublicPacket } from '../../src/packets/public.ts';
 import { expect, test } from './support/fixtures.ts';
-import { publicPackets } from './support/packets.ts';
+import { publicDrills, publicPackets } from './support/packets.ts';
 
 // Read when the file loads, so each page gets its own test (and its own time budget).
 const packets: PublicPacket[] = await publicPackets();
+const drills = await publicDrills();
 
 /** Violations an axe-core scan rates serious or critical, as readable lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -27,6 +28,11 @@ function pagesToScan(): [string, string][] {
   ];
   for (const packet of new Set([packets[0]!, packets.at(-1)!])) pages.push([`packet ${packet.id}`, `/packets/${packet.id}/`]);
   for (const packet of packets) pages.push([`rubric ${packet.id}`, `/packets/${packet.id}/rubric/`]);
+  // One lab and one drill, each with its scoring page (the lab and drill specs scan them again once filled in).
+  const lab = packets.find((p) => p.lab);
+  if (lab) pages.push([`lab ${lab.id}`, `/labs/${lab.id}/`], [`lab scoring ${lab.id}`, `/labs/${lab.id}/score/`]);
+  const drill = drills[0];
+  if (drill) pages.push([`drill ${drill.id}`, `/drills/${drill.id}/`], [`drill scoring ${drill.id}`, `/drills/${drill.id}/score/`]);
   return pages;
 }
 

@@ -1,19 +1,28 @@
 import type { Locator, Page } from '@playwright/test';
 import { LEVELS } from '../../src/packets/schema/prompt.ts';
 import type { PublicPacket } from '../../src/packets/public.ts';
+import type { PublicDrill } from '../../src/packets/public-drill.ts';
 import { REHEARSAL_LABELS } from '../../src/site/format.ts';
 import { expect, test } from './support/fixtures.ts';
-import { expectedBuild, publicPackets, siteUnderTest, type SiteUnderTest } from './support/packets.ts';
+import { expectedBuild, publicDrills, publicPackets, siteUnderTest, type SiteUnderTest } from './support/packets.ts';
 
-let packets: PublicPacket[];
+/** A card of the catalog: a take-home, a lab or a drill. */
+type Entry = PublicPacket | PublicDrill;
+
+let packets: Entry[];
+let takehomesAndLabs: PublicPacket[];
+let drills: PublicDrill[];
 let site: SiteUnderTest;
 test.beforeAll(async () => {
-  packets = await publicPackets();
+  takehomesAndLabs = await publicPackets();
+  drills = await publicDrills();
+  packets = [...takehomesAndLabs, ...drills];
   site = await siteUnderTest();
 });
 
 const visibleCardIds = async (page: Page) => (await page.locator('[data-card]:visible').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card!))).sort();
-const ids = (list: PublicPacket[]) => list.map((p) => p.id).sort();
+const ids = (list: Entry[]) => list.map((p) => p.id).sort();
+const hrefOf = (e: Entry) => ('diffs' in e ? `/drills/${e.id}/` : e.lab ? `/labs/${e.id}/` : `/packets/${e.id}/`);
 const has = (text: string, word: string) => text.toLowerCase().includes(word.toLowerCase());
 
 test('lists every packet once, grouped by level from junior to principal', async ({ page }) => {
@@ -27,13 +36,20 @@ test('lists every packet once, grouped by level from junior to principal', async
   for (const packet of packets) {
     const card = page.locator(`[data-level-group="${packet.prompt.level}"] [data-card="${packet.id}"]`);
     await expect(card.getByRole('heading', { name: packet.prompt.title })).toBeVisible();
-    await expect(card.getByRole('link', { name: packet.prompt.title })).toHaveAttribute('href', `/packets/${packet.id}/`);
+    await expect(card.getByRole('link', { name: packet.prompt.title })).toHaveAttribute('href', hrefOf(packet));
     await expect(card.getByText(packet.prompt.summary)).toBeVisible();
     await expect(card.locator('[data-fact="version"]')).toHaveText(packet.prompt.version);
+    await expect(card).toContainText(`${packet.prompt.minutes} min`);
+    if ('diffs' in packet) {
+      // A drill: how many diffs, and no test or rehearsal (it runs no code).
+      await expect(card.locator('[data-fact="diffs"]')).toHaveText(String(packet.diffs.length));
+      await expect(card.locator('[data-fact="tests"]')).toHaveCount(0);
+      continue;
+    }
     await expect(card.locator('[data-fact="tests"]')).toHaveText(String(packet.visibleTests));
+    if (packet.lab) await expect(card.locator('[data-fact="suggestions"]')).toHaveText(String(packet.lab.suggestions.length));
     const rehearsal = expectedBuild(site, packet).rehearsal;
     await expect(card.locator('[data-rehearsal]')).toHaveText(REHEARSAL_LABELS[rehearsal]!.label);
-    await expect(card).toContainText(`${packet.prompt.minutes} min`);
   }
 });
 
@@ -104,7 +120,7 @@ test('the filters work from the keyboard', async ({ page }) => {
   const first = page.locator('[data-card]:visible a').first();
   await first.focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/packets/(${matching.map((p) => p.id).join('|')})/$`));
+  await expect(page).toHaveURL(new RegExp(`/(packets|labs|drills)/(${matching.map((p) => p.id).join('|')})/$`));
 });
 
 test.describe('without JavaScript', () => {

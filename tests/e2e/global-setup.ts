@@ -9,7 +9,8 @@ import { serveStatic } from './support/static-server.ts';
  * Build the site once, serve it on 127.0.0.1 at a free port, and publish where it is through the
  * environment (the test workers inherit it). The returned function is the teardown.
  *
- * - `PACKET_KIT_E2E_DIST=<folder>` set: test that built site as it is (its `packets.json`, if any, is the manifest).
+ * - `PACKET_KIT_E2E_DIST=<folder>` set: test that built site as it is (its `packets.json`, if any, is the manifest;
+ *   the reviewer bundles, which the lab and drill scoring tests import keys from, in `PACKET_KIT_E2E_REVIEWER` or `<folder>/../reviewer`).
  * - `packet build` exists (src/cli/commands/build.ts): build with it into out/e2e/, rehearsal skipped.
  * - otherwise, or with `PACKET_KIT_E2E_BUILD=stand-in`: the stand-in of support/fixture-site.ts, into out/e2e/.
  */
@@ -35,6 +36,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const server = await serveStatic(dist);
   process.env.PACKET_KIT_E2E_URL = server.url;
   process.env.PACKET_KIT_E2E_DIST = dist;
+  process.env.PACKET_KIT_E2E_REVIEWER ??= path.join(path.dirname(dist), 'reviewer');
   if (manifest) process.env.PACKET_KIT_E2E_MANIFEST = manifest;
   else delete process.env.PACKET_KIT_E2E_MANIFEST;
   console.log(`e2e: ${how} in ${((Date.now() - started) / 1000).toFixed(1)}s; serving ${path.relative(ROOT, dist) || dist} at ${server.url}`);

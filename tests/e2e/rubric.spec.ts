@@ -4,10 +4,8 @@ import type { PublicPacket } from '../../src/packets/public.ts';
 import { expect, test } from './support/fixtures.ts';
 import { publicPackets } from './support/packets.ts';
 
-let packets: PublicPacket[];
-test.beforeAll(async () => {
-  packets = await publicPackets();
-});
+// Read when the file loads, so each rubric gets its own tests (and their own time budget).
+const packets: PublicPacket[] = await publicPackets();
 
 /** Pages in a PDF: its page objects (`/Type /Page`, not the `/Type /Pages` tree nodes). */
 const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
@@ -22,9 +20,9 @@ async function score(page: Page, scores: Record<string, number>) {
 const fullMarks = (packet: PublicPacket) => Object.fromEntries(packet.rubric.rows.map((r) => [r.id, r.max]));
 const decision = (page: Page) => page.locator('[data-decision-text]');
 
-test('every rubric prints on exactly one page, in A4 and in Letter, with its id, version and digest', async ({ page }) => {
-  const counts: string[] = [];
-  for (const packet of packets) {
+for (const packet of packets) {
+  test(`the rubric prints on exactly one page, in A4 and in Letter, with its id, version and digest: ${packet.id}`, async ({ page }) => {
+    const counts: string[] = [];
     await page.goto(`/packets/${packet.id}/rubric/`);
     await expect(page.locator('[data-card-ident] [data-fact="id"]')).toHaveText(packet.id);
     await expect(page.locator('[data-card-ident] [data-fact="version"]')).toHaveText(packet.prompt.version);
@@ -35,12 +33,12 @@ test('every rubric prints on exactly one page, in A4 and in Letter, with its id,
       counts.push(`${packet.id} ${format}: ${pages}`);
       expect(pages, `${packet.id} in ${format}`).toBe(1);
     }
-  }
-  test.info().annotations.push({ type: 'pdf pages', description: counts.join('; ') });
-});
+    test.info().annotations.push({ type: 'pdf pages', description: counts.join('; ') });
+  });
+}
 
-test('the scoring form: a hire, a veto, and a total below the bar', async ({ page }) => {
-  for (const packet of packets) {
+for (const packet of packets) {
+  test(`the scoring form: a hire, a veto, and a total below the bar: ${packet.id}`, async ({ page }) => {
     const { rows, vetoes, hireBar } = packet.rubric;
     const max = rows.reduce((s, r) => s + r.max, 0);
     await page.goto(`/packets/${packet.id}/rubric/`);
@@ -79,8 +77,8 @@ test('the scoring form: a hire, a veto, and a total below the bar', async ({ pag
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect(decision(page)).toHaveText(/Tick one score per row/);
     await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
-  }
-});
+  });
+}
 
 test('the scoring form works from the keyboard alone', async ({ page }) => {
   const packet = packets.find((p) => p.rubric.vetoes.length > 0) ?? packets[0]!;

@@ -168,4 +168,12 @@ describe('packet grade', () => {
     expect(await runCli(['grade', 'nope', 'submissions/good.zip'], io)).toBe(2);
     expect(io.stderr).toMatch(/PK530 There is no packet "nope"/);
   });
+
+  it('exits 2 for a lab or a drill: they are scored on their pages, not from submissions', async () => {
+    for (const id of ['lab-free-time', 'drill-retry-backoff']) {
+      const io = memoryIo(path.resolve(import.meta.dirname, '../..'), { env: process.env });
+      expect(await runCli(['grade', id, 'nowhere.zip'], io)).toBe(2);
+      expect(io.stderr).toMatch(new RegExp(`PK532 "${id}" is a (lab|drill)`));
+    }
+  });
 });

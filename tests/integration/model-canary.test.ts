@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../src/llm/scripted-server.ts';
 import { systemClock } from '../../src/rehearse/session.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import type { Packet } from '../../src/packets/packet.ts';
+import { failureModes, type Packet } from '../../src/packets/packet.ts';
 import { noCache } from '../../src/rehearse/cache.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
 import { runModelRehearsals } from '../../src/rehearse/model-runs.ts';
@@ -57,7 +57,7 @@ async function canaryLines(p: Packet, allowed: readonly string[] = []): Promise<
 
 /** The first failure mode's reply whose answer the visible tests reject (so a feedback turn follows). */
 function firstFailureReply(p: Packet): string {
-  const names = p.failures.data.modes.filter((m) => m.reply).map((m) => m.reply!.replace(/^replies\//, '').replace(/\.md$/, ''));
+  const names = failureModes(p).filter((m) => m.reply).map((m) => m.reply!.replace(/^replies\//, '').replace(/\.md$/, ''));
   const caught = report.packets.find((x) => x.id === p.id)!.checks.filter((c) => c.kind === 'reply' && c.model?.verdict === 'CAUGHT' && c.model.caughtBy.includes('visible-tests'));
   return names.find((n) => caught.some((c) => c.id === `reply:${n}`)) ?? names[0]!;
 }
@@ -74,7 +74,8 @@ function leaks(body: string, canary: ReadonlySet<string>): string[] {
 
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
-  packets = loaded.packets;
+  // Scripted replies and their model runs belong to take-homes; a lab's assistant is scripted on its page.
+  packets = loaded.packets.filter((p) => p.prompt.data.kind === 'takehome');
   dirs = new Map(loaded.sources.map((s) => [s.id, path.join(root, 'packets', s.folder)]));
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
@@ -133,7 +134,7 @@ afterAll(async () => {
 describe('the scripted default over the library', () => {
   it('passes every sample reply and catches every failure reply', () => {
     const replies = report.packets.flatMap((p) => p.checks.filter((c) => c.kind === 'reply').map((c) => ({ packet: p.id, ...c })));
-    const withReply = packets.reduce((n, p) => n + 1 + p.failures.data.modes.filter((m) => m.reply).length, 0);
+    const withReply = packets.reduce((n, p) => n + 1 + failureModes(p).filter((m) => m.reply).length, 0);
     expect(replies).toHaveLength(withReply);
     for (const r of replies) {
       expect(r.ok, `${r.packet} ${r.id}: ${r.actual}`).toBe(true);

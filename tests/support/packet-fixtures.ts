@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TEMPLATE_DIR } from '../../src/cli/commands/new.ts';
+import { TEMPLATES } from '../../src/cli/commands/new.ts';
 
 /** A temporary packets folder, removed by `dispose`. */
 export interface TempPackets {
@@ -9,8 +9,8 @@ export interface TempPackets {
   root: string;
   /** The packets folder. */
   packets: string;
-  /** Add a packet copied from the scaffold template; returns its folder. */
-  add(folder: string, values?: Record<string, string>): Promise<string>;
+  /** Add a packet copied from the scaffold template of its kind (a take-home by default); returns its folder. */
+  add(folder: string, values?: Record<string, string>, kind?: keyof typeof TEMPLATES): Promise<string>;
   /** Read a file of a packet. */
   read(folder: string, file: string): Promise<string>;
   /** Write a file of a packet. */
@@ -30,11 +30,12 @@ export async function tempPackets(): Promise<TempPackets> {
   const t: TempPackets = {
     root,
     packets,
-    async add(folder, values = {}) {
+    async add(folder, values = {}, kind = 'takehome') {
       const dir = path.join(packets, folder);
-      await cp(TEMPLATE_DIR, dir, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
+      await cp(TEMPLATES[kind], dir, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
       const fill = { id: folder, title: 'Fixture Packet', date: '2026-11-29', ...values };
-      for (const part of ['prompt.mdx', 'rubric.mdx', 'sample.mdx', 'failures.mdx']) {
+      const parts = kind === 'takehome' ? ['prompt.mdx', 'rubric.mdx', 'sample.mdx', 'failures.mdx'] : ['prompt.mdx', 'rubric.mdx', 'assistant.mdx'];
+      for (const part of parts) {
         const text = await readFile(path.join(dir, part), 'utf8');
         await writeFile(path.join(dir, part), text.replace(/\{\{(\w+)\}\}/g, (m, k: string) => fill[k as keyof typeof fill] ?? m));
       }

@@ -84,7 +84,7 @@ describe('one loader, two adapters', () => {
     const text = JSON.stringify([...site.values()]);
     const cli = await loadPackets({ packetsDir: 'packets', cwd: t.root });
     const packet = cli.packets[0]!;
-    for (const secret of [packet.sample.body.trim().split('\n')[0]!, packet.failures.data.modes[0]!.title, 'sample/src', 'hidden/', 'mutants/']) {
+    for (const secret of [packet.sample!.body.trim().split('\n')[0]!, packet.failures!.data.modes[0]!.title, 'sample/src', 'hidden/', 'mutants/']) {
       expect(text).not.toContain(secret);
     }
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildSteps, RehearsalOutcome } from '../../bundle/build.ts';
+import type { BuildSteps, LabTablesOutcome, RehearsalOutcome } from '../../bundle/build.ts';
 import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import type { Reporter } from '../../rehearse/reporter.ts';
@@ -30,15 +30,26 @@ const buildModules = async () => {
 
 /** The rehearsal's own modules, loaded only when the build rehearses. */
 const rehearsalModules = async () => {
-  const [server, cache, environment, run, command, scratch] = await Promise.all([
+  const [server, cache, run, command] = await Promise.all([
     import('../../llm/scripted-server.ts'),
     import('../../rehearse/cache.ts'),
-    import('../../rehearse/environment.ts'),
     import('../../rehearse/rehearse.ts'),
     import('./rehearse.ts'),
     import('../../sandbox/scratch.ts'),
   ]);
-  return { ...server, ...cache, ...environment, ...run, ...command, ...scratch };
+  return { ...server, ...cache, ...run, ...command };
+};
+
+/** The sandbox and the labs' tables, loaded when the build rehearses or has labs. */
+const sandboxModules = async () => {
+  const [environment, tables, workspace, labCatalog, scratch] = await Promise.all([
+    import('../../rehearse/environment.ts'),
+    import('../../labs/table-cache.ts'),
+    import('../../judge/workspace.ts'),
+    import('../../errors/lab-catalog.ts'),
+    import('../../sandbox/scratch.ts'),
+  ]);
+  return { ...environment, ...tables, ...workspace, ...labCatalog, ...scratch };
 };
 
 export const buildHelp = `Usage: packet build [options]
@@ -47,6 +58,9 @@ Build everything that ships, or nothing:
   1. check      validate and lint every packet; an error stops the build
   2. rehearse   the offline rehearsal (cached); a defect or an inconclusive
                 packet stops the build
+     labs       every lab's test table: each combination of its suggestions
+                run with the visible and held-out tests in the sandbox
+                (cached; also with --skip-rehearse)
   3. zips       the candidate zips <id>-<version>.zip (deterministic, refused
                 files and secrets stop the build) and packets.json
   4. site       the Astro site
@@ -147,10 +161,42 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let disposeSandbox: (() => Promise<void>) | undefined;
   const started = performance.now();
   try {
     const { runBuild, readReportFile, directoryZipCache, kitFingerprint, diagnose, Errors, sortDiagnostics, loadPackets, formatDiagnosticsText, checkLoadedPackets } = await buildModules();
     const folders = new Map<string, string>();
+    let drills: import('../../packets/drill.ts').Drill[] = [];
+    // One sandbox for the rehearsal and the labs' tables, prepared on first use; the tables are shared (each lab's computed once).
+    type Sandboxed = Awaited<ReturnType<typeof sandboxModules>>;
+    type Ready = { ok: true; environment: import('../../rehearse/environment.ts').RunEnvironment; tables: import('../../labs/table-cache.ts').LabTables; scratchDir: string; m: Sandboxed } | { ok: false; message: string };
+    let sandbox: Promise<Ready> | undefined;
+    const sandboxed = () =>
+      (sandbox ??= (async (): Promise<Ready> => {
+        const m = await sandboxModules();
+        const bwrapPath = io.env.PACKET_KIT_BWRAP;
+        // Workspaces, the interpreter shim and the self-test go in a scratch root of the build's
+        // own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
+        const scratchRoot = await m.createScratchRoot({ parent: tmpdir() });
+        const prepared = await m.prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+        if (!prepared.ok) {
+          await scratchRoot.dispose();
+          return { ok: false, message: prepared.message };
+        }
+        const { environment } = prepared;
+        disposeSandbox = async () => {
+          await environment.dispose();
+          await scratchRoot.dispose();
+        };
+        const tables = m.labTables({
+          runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
+          scratchDir: scratchRoot.dir,
+          dir: path.resolve(cwd, 'node_modules/.cache/packet-kit/labs'),
+          interpreter: environment.interpreter.version,
+          kit: kitFingerprint(KIT_ROOT),
+        });
+        return { ok: true, environment, tables, scratchDir: scratchRoot.dir, m };
+      })());
     const printDiagnostics = (list: readonly Diagnostic[]) => {
       if (list.length) io.err(formatDiagnosticsText(sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
     };
@@ -158,24 +204,18 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       async load() {
         const loaded = await loadPackets({ packetsDir: values.packets, cwd });
         for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
+        drills = loaded.drills;
         return loaded;
       },
-      lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }),
+      lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }, drills),
       ...(values['skip-rehearse']
         ? {}
         : {
             async rehearse(packets): Promise<RehearsalOutcome> {
-              const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic, createScratchRoot } = await rehearsalModules();
-              const bwrapPath = io.env.PACKET_KIT_BWRAP;
-              // Workspaces, the interpreter shim and the self-test go in a scratch root of the
-              // step's own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
-              const scratchRoot = await createScratchRoot({ parent: tmpdir() });
-              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-              if (!prepared.ok) {
-                await scratchRoot.dispose();
-                return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
-              }
-              const { environment } = prepared;
+              const { startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic } = await rehearsalModules();
+              const ready = await sandboxed();
+              if (!ready.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: ready.message }) };
+              const { environment } = ready;
               // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
               // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
               const server = await startScriptedServer({
@@ -192,20 +232,36 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
                   timeoutMs: timeout * 1000,
                   cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
                   reporters: [buildReporter((s) => io.out(s))],
-                  scratchDir: scratchRoot.dir,
+                  scratchDir: ready.scratchDir,
                   date: io.now,
                   now: () => performance.now(),
                   scripted: { url: server.url, outDir: null, cwd },
+                  labTables: ready.tables,
                 });
                 await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
                 return { ok: true, report };
               } finally {
                 await server.close();
-                await environment.dispose();
-                await scratchRoot.dispose();
               }
             },
           }),
+      async labTables(labs): Promise<LabTablesOutcome> {
+        const ready = await sandboxed();
+        if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: ready.message }), exitCode: 2 };
+        const tables = new Map<string, import('../../labs/table.ts').LabTable>();
+        let cached = 0;
+        // One table per sandbox run, as many at once as the rehearsal runs tests.
+        const limit = (await import('p-limit')).default(jobs);
+        const outcomes = await Promise.all(labs.map((lab) => limit(async () => ({ lab, outcome: await ready.tables(await ready.m.loadPacketFiles(lab, folders.get(lab.id)!)) }))));
+        for (const { lab, outcome } of outcomes) {
+          if ('error' in outcome) {
+            return { ok: false, packets: [lab.id], diagnostic: diagnose(ready.m.LabBundleErrors.LabTableFailed, { file: lab.dir }, { packet: lab.id, reason: outcome.error }), exitCode: 1 };
+          }
+          tables.set(lab.id, outcome.table);
+          if (outcome.cached) cached++;
+        }
+        return { ok: true, tables, cached };
+      },
       lastReport: () => readReportFile(reportFile),
       // The last `packet mutate` run of each packet, in its default folder.
       lastMutation: async (packet) => (await import('../../mutate/report.ts')).readMutationRun(path.resolve(cwd, 'out', 'mutate', packet.id)),
@@ -251,5 +307,6 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await site.dispose();
+    await disposeSandbox?.();
   }
 }

@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 import { checkVersionDrift } from '../../bundle/version-drift.ts';
 import { failsRun, sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
 import { loadProjectLintConfig } from '../../lint/config.ts';
-import { lintPackets } from '../../lint/engine.ts';
+import { lintDrill, lintPackets } from '../../lint/engine.ts';
 import { fsPacketFiles } from '../../lint/files.ts';
 import { displayPath } from '../../packets/fs-source.ts';
 import { loadPackets, type LoadResult } from '../../packets/load.ts';
+import type { Drill } from '../../packets/drill.ts';
 import type { Packet } from '../../packets/packet.ts';
 import { countDiagnostics, formatDiagnosticsJson, formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -52,17 +53,18 @@ export interface CheckOptions {
 /** Everything `packet check` reports (load, validation, lint, version drift), unsorted; `packet build` runs the same. */
 export async function checkPackets(options: CheckOptions): Promise<LoadResult> {
   const loaded = await loadPackets({ packetsDir: options.packetsDir, cwd: options.cwd, ...(options.ids ? { ids: options.ids } : {}) });
-  loaded.diagnostics.push(...(await checkLoadedPackets(loaded.packets, options)));
+  loaded.diagnostics.push(...(await checkLoadedPackets(loaded.packets, options, loaded.drills)));
   return loaded;
 }
 
 /** What `packet check` adds once the packets are loaded: the lint (and its config's problems) and the version drift. */
-export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>): Promise<Diagnostic[]> {
+export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>, drills: readonly Drill[] = []): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
   if (options.lint) {
     const { config, diagnostics: configProblems } = await loadProjectLintConfig(options.cwd, options.config);
     diagnostics.push(...configProblems);
     diagnostics.push(...(await lintPackets(packets, { config, files: fsPacketFiles(options.cwd) })));
+    for (const drill of drills) diagnostics.push(...(await lintDrill(drill, { config, files: fsPacketFiles(options.cwd) })));
   }
   const outDir = path.resolve(options.cwd, options.outDir);
   diagnostics.push(...(await checkVersionDrift(packets, outDir, displayPath(path.join(outDir, 'packets.json'), options.cwd))));
@@ -93,7 +95,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
     io.err(`packet check: --format must be "text" or "json", not "${values.format}".\n`);
     return 2;
   }
-  const { packets, sources, diagnostics } = await checkPackets({
+  const { packets, drills, sources, diagnostics } = await checkPackets({
     packetsDir: values.packets,
     cwd: io.cwd,
     ids: positionals,
@@ -108,7 +110,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
     io.out(formatDiagnosticsText(list, { cwd: io.cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
     const { errors, warnings } = countDiagnostics(list);
     io.out(
-      `${sources.length} packet${sources.length === 1 ? '' : 's'} checked (${packets.length} parsed): ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`,
+      `${sources.length} packet${sources.length === 1 ? '' : 's'} checked (${packets.length + drills.length} parsed): ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`,
     );
   }
   return failsRun(list, values.strict) ? 1 : 0;

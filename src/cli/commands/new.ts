@@ -6,15 +6,27 @@ import { displayPath } from '../../packets/fs-source.ts';
 import { packetId } from '../../packets/id.ts';
 import type { CliIo } from '../io.ts';
 
-export const newHelp = `Usage: packet new <id> [--packets DIR] [--title TEXT]
+export const newHelp = `Usage: packet new <id> [--kind takehome|lab|drill] [--packets DIR] [--title TEXT]
 
-Scaffold packets/<id>/ with the four parts and the starter, sample, hidden,
-mutants and replies trees of a small working packet, ready to edit. The new
-packet passes \`packet check\` and fails closed.
+Scaffold packets/<id>/ as a small working packet, ready to edit. It passes
+\`packet check\` and fails closed.
+
+  --kind takehome   (default) the four parts, and the starter, sample, hidden,
+                    mutants and replies trees
+  --kind lab        prompt, rubric and assistant.mdx (three suggestions), the
+                    starter with its README of rules, and hidden tests
+  --kind drill      prompt, rubric and assistant.mdx (three diffs to review)
 `;
 
 /** The scaffold's template folder, shipped beside this command. */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-template/', import.meta.url));
+/** The lab scaffold's template folder. */
+export const LAB_TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-lab/', import.meta.url));
+/** The drill scaffold's template folder. */
+export const DRILL_TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-drill/', import.meta.url));
+
+/** The template of each kind. */
+export const TEMPLATES = { takehome: TEMPLATE_DIR, lab: LAB_TEMPLATE_DIR, drill: DRILL_TEMPLATE_DIR } as const;
 
 async function fillPlaceholders(dir: string, values: Record<string, string>): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -33,12 +45,18 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     options: {
       packets: { type: 'string', default: 'packets' },
       title: { type: 'string' },
+      kind: { type: 'string', default: 'takehome' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     io.out(newHelp);
     return 0;
+  }
+  const kind = values.kind as keyof typeof TEMPLATES;
+  if (!(kind in TEMPLATES)) {
+    io.err(`packet new: --kind must be takehome, lab or drill, not "${values.kind}".\n`);
+    return 2;
   }
   const [id, ...extra] = positionals;
   if (!id || extra.length) {
@@ -58,7 +76,7 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
   await mkdir(packetsDir, { recursive: true });
   const staging = path.join(packetsDir, `.new-${id}-${process.pid}`);
   try {
-    await cp(TEMPLATE_DIR, staging, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
+    await cp(TEMPLATES[kind], staging, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
     const title = values.title ?? id.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
     await fillPlaceholders(staging, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) });
     await rename(staging, target);
@@ -66,6 +84,7 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     await rm(staging, { recursive: true, force: true });
   }
   const rel = displayPath(target, io.cwd);
-  io.out(`Created ${rel}/ (prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies).\nNext: edit the parts, then run \`npx packet check ${id}\`.\n`);
+  const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
+  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}\`.\n`);
   return 0;
 }

@@ -19,6 +19,7 @@ import { folderTimestamp } from '../../rehearse/model-run-report.ts';
 import { runRehearsal } from '../../rehearse/run-rehearsal.ts';
 import { parseShard, selectShard } from '../../rehearse/shard.ts';
 import { kitIdentity } from '../../kit/identity.ts';
+import { labTables } from '../../labs/table-cache.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
 import type { CliIo } from '../io.ts';
@@ -270,6 +271,15 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       jobs,
       timeoutMs: timeout * 1000,
       cache: values['no-cache'] ? noCache : directoryCache(path.resolve(io.cwd, 'node_modules/.cache/packet-kit/rehearse'), fingerprint),
+      // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
+      labTables: labTables({
+        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: timeout * 1000 },
+        scratchDir: scratchRoot.dir,
+        dir: path.resolve(io.cwd, 'node_modules/.cache/packet-kit/labs'),
+        interpreter: environment.interpreter.version,
+        kit: fingerprint,
+        fresh: values['no-cache'],
+      }),
       reporter,
       scratchDir: scratchRoot.dir,
       outDir: path.resolve(io.cwd, values.out ?? path.join('out', 'rehearsals', folderTimestamp(io.now()))),

@@ -1,6 +1,5 @@
 import type { Nodes } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { PARTS } from '../../packets/schema/index.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 export const codeFenceLang = defineRule({
@@ -15,7 +14,7 @@ export const codeFenceLang = defineRule({
   },
   check(ctx) {
     const out: Finding<{ fenced: boolean }>[] = [];
-    for (const name of PARTS) {
+    for (const name of ctx.parts) {
       const parsed = ctx.body(name);
       const walk = (n: Nodes) => {
         if (n.type === 'code' && !n.lang) {

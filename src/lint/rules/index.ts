@@ -1,5 +1,10 @@
 import type { Rule } from '../rule.ts';
 import { codeFenceLang } from './code-fence-lang.ts';
+import { drillDiffContext } from './drill-diff-context.ts';
+import { drillVerdictBalance } from './drill-verdict-balance.ts';
+import { keyReasonLength } from './key-reason-length.ts';
+import { labKeyBalance } from './lab-key-balance.ts';
+import { labReadme } from './lab-readme.ts';
 import { failureNarrative } from './failure-narrative.ts';
 import { failureSignal } from './failure-signal.ts';
 import { failuresCount } from './failures-count.ts';
@@ -39,4 +44,9 @@ export const lintRules: readonly Rule[] = [
   sampleLabel,
   codeFenceLang,
   mdxSyntax,
+  labReadme,
+  labKeyBalance,
+  drillVerdictBalance,
+  drillDiffContext,
+  keyReasonLength,
 ];

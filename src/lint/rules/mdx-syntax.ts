@@ -1,5 +1,4 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { PARTS } from '../../packets/schema/index.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 export const mdxSyntax = defineRule({
@@ -14,7 +13,7 @@ export const mdxSyntax = defineRule({
   },
   check(ctx) {
     const out: Finding<{ reason: string }>[] = [];
-    for (const name of PARTS) {
+    for (const name of ctx.parts) {
       const error = ctx.body(name).mdxError;
       if (error) out.push({ place: error.place, params: { reason: error.reason } });
     }

@@ -2,7 +2,6 @@ import { lintSource } from '@secretlint/core';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { LintErrors } from '../../errors/lint-catalog.ts';
 import type { Place } from '../../errors/diagnostic.ts';
-import { PARTS } from '../../packets/schema/index.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 type SecretlintConfig = Parameters<typeof lintSource>[0]['options']['config'];
@@ -79,14 +78,14 @@ export const noSecrets = defineRule({
   entry: LintErrors.SecretInPacket,
   docs: {
     summary:
-      'No key, token or credential in the four part files or in any starter file. The scan is secretlint\'s recommended preset (a maintained rule set: cloud keys, GitHub, Slack and npm tokens, private keys, passwords in URLs, ...), not a home-made list. The diagnostic names the kind of secret, never the secret, and the terminal shows no code frame for them, so the secret is not printed again. Binary starter files are skipped. The secret trees (sample/, hidden/, mutants/, replies/) are left to the bundle\'s scan.',
+      'No key, token or credential in the part files or in any starter file. The scan is secretlint\'s recommended preset (a maintained rule set: cloud keys, GitHub, Slack and npm tokens, private keys, passwords in URLs, ...), not a home-made list. The diagnostic names the kind of secret, never the secret, and the terminal shows no code frame for them, so the secret is not printed again. Binary starter files are skipped. The secret trees (sample/, hidden/, mutants/, replies/) are left to the bundle\'s scan.',
     bad: 'const token = "ghp_" + 36 real-looking characters, in starter/src/client.py',
     good: 'token = os.environ["API_TOKEN"]  # read at run time, never written down',
   },
   async check(ctx) {
     const out: Finding<{ kind: string; scanner: string }>[] = [];
-    for (const name of PARTS) {
-      const part = ctx.packet[name];
+    for (const name of ctx.parts) {
+      const part = ctx.packet[name]!;
       out.push(...(await scanForSecrets(part.text, part.file)));
     }
     for (const file of await ctx.starterFiles()) {

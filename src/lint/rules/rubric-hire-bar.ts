@@ -1,5 +1,5 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { defineRule, type Finding } from '../rule.ts';
+import { defineRule, type RubricView, type Finding } from '../rule.ts';
 
 type Params = Parameters<typeof LintErrors.HireBarMisplaced.message>[0];
 
@@ -13,18 +13,22 @@ export const rubricHireBar = defineRule({
     bad: 'rows: # correctness max 3, refusal max 3, notes max 2: 8 points\nhireBar: 3\nvetoes:\n  - row: notes\n    atMost: 2\n    note: Bad notes are a no.',
     good: 'rows: # correctness max 3, refusal max 3, notes max 2: 8 points\nhireBar: 6\nvetoes:\n  - row: refusal\n    atMost: 0\n    note: Green tests with garbage accepted is a no.',
   },
-  check(ctx) {
-    const { rows, hireBar, vetoes } = ctx.packet.rubric.data;
-    const out: Finding<Params>[] = [];
-    vetoes.forEach((veto, i) => {
-      const row = rows.find((r) => r.id === veto.row);
-      if (row && veto.atMost >= row.max) {
-        out.push({ place: ctx.field('rubric', ['vetoes', i, 'atMost']), params: { problem: 'veto', row: row.id, atMost: veto.atMost, max: row.max } });
-      }
-    });
-    const total = rows.reduce((sum, r) => sum + r.max, 0);
-    // hireBar > total is PK121 (validation); it is not repeated here.
-    if (hireBar < total / 2) out.push({ place: ctx.field('rubric', ['hireBar']), params: { problem: 'too-low', hireBar, total } });
-    return out;
-  },
+  kinds: ['takehome', 'lab', 'drill'],
+  check: (ctx) => checkRubric({ rubric: ctx.packet.rubric.data, options: ctx.options, field: (path, which) => ctx.field('rubric', path, which) }),
+  checkDrill: (ctx) => checkRubric({ rubric: ctx.drill.rubric.data, options: ctx.options, field: (path, which) => ctx.field('rubric', path, which) }),
 });
+
+function checkRubric(ctx: RubricView<Record<string, never>>) {
+  const { rows, hireBar, vetoes } = ctx.rubric;
+  const out: Finding<Params>[] = [];
+  vetoes.forEach((veto, i) => {
+    const row = rows.find((r) => r.id === veto.row);
+    if (row && veto.atMost >= row.max) {
+      out.push({ place: ctx.field(['vetoes', i, 'atMost']), params: { problem: 'veto', row: row.id, atMost: veto.atMost, max: row.max } });
+    }
+  });
+  const total = rows.reduce((sum, r) => sum + r.max, 0);
+  // hireBar > total is PK121 (validation); it is not repeated here.
+  if (hireBar < total / 2) out.push({ place: ctx.field(['hireBar']), params: { problem: 'too-low', hireBar, total } });
+  return out;
+}

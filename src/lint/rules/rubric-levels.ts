@@ -1,5 +1,5 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type RubricView } from '../rule.ts';
 
 export const rubricLevels = defineRule({
   id: 'rubric-levels',
@@ -11,11 +11,15 @@ export const rubricLevels = defineRule({
     bad: '- id: refusal\n  max: 3\n  levels:\n    1: Some bad input is refused.',
     good: '- id: refusal\n  max: 3\n  levels:\n    0: Garbage parses to a number.\n    3: Anything that is not a duration is refused, with a message.',
   },
-  check(ctx) {
-    return ctx.packet.rubric.data.rows.flatMap((row, i) => {
-      const missing = [...new Set([0, row.max])].filter((score) => !(String(score) in row.levels));
-      if (!missing.length) return [];
-      return [{ place: ctx.field('rubric', ['rows', i, 'levels'], 'key'), params: { row: row.id, missing: missing.join(' and ') } }];
-    });
-  },
+  kinds: ['takehome', 'lab', 'drill'],
+  check: (ctx) => checkRubric({ rubric: ctx.packet.rubric.data, options: ctx.options, field: (path, which) => ctx.field('rubric', path, which) }),
+  checkDrill: (ctx) => checkRubric({ rubric: ctx.drill.rubric.data, options: ctx.options, field: (path, which) => ctx.field('rubric', path, which) }),
 });
+
+function checkRubric(ctx: RubricView<Record<string, never>>) {
+  return ctx.rubric.rows.flatMap((row, i) => {
+    const missing = [...new Set([0, row.max])].filter((score) => !(String(score) in row.levels));
+    if (!missing.length) return [];
+    return [{ place: ctx.field(['rows', i, 'levels'], 'key'), params: { row: row.id, missing: missing.join(' and ') } }];
+  });
+}

@@ -12,7 +12,9 @@ export const sampleLabel = defineRule({
     good: 'label: Sample solution (one acceptable answer, not the only one)',
   },
   check(ctx) {
-    const label = ctx.packet.sample.data.label;
+    const sample = ctx.packet.sample;
+    if (!sample) return []; // a lab has no sample.mdx
+    const label = sample.data.label;
     return /\bsamples?\b/i.test(label) ? [] : [{ place: ctx.field('sample', ['label']), params: { label } }];
   },
 });

@@ -1,3 +1,4 @@
+import { assistantSchema } from './assistant.ts';
 import { failuresSchema } from './failures.ts';
 import { promptSchema } from './prompt.ts';
 import { rubricSchema } from './rubric.ts';
@@ -7,11 +8,27 @@ export * from './prompt.ts';
 export * from './rubric.ts';
 export * from './sample.ts';
 export * from './failures.ts';
+export * from './assistant.ts';
+export * from './drill.ts';
 
-/** The four part files of a packet, in reading order. */
+/** The four part files of a take-home, in reading order. */
 export const PARTS = ['prompt', 'rubric', 'sample', 'failures'] as const;
-/** One of the four parts. */
-export type PartName = (typeof PARTS)[number];
+/** Every part file a packet folder may hold: a take-home's four, and a lab's or drill's `assistant.mdx`. */
+export const PART_FILES = [...PARTS, 'assistant'] as const;
+/** One of the part files. */
+export type PartName = (typeof PART_FILES)[number];
+/** One of a take-home's four parts. */
+export type TakehomePartName = (typeof PARTS)[number];
+
+/** The kinds of packet. */
+export type PacketKind = 'takehome' | 'lab' | 'drill';
+
+/** The part files each kind of packet has. */
+export const PARTS_OF_KIND: Readonly<Record<PacketKind, readonly PartName[]>> = {
+  takehome: PARTS,
+  lab: ['prompt', 'rubric', 'assistant'],
+  drill: ['prompt', 'rubric', 'assistant'],
+};
 
 /** The frontmatter schema of each part. */
 export const PART_SCHEMAS = {
@@ -19,4 +36,5 @@ export const PART_SCHEMAS = {
   rubric: rubricSchema,
   sample: sampleSchema,
   failures: failuresSchema,
+  assistant: assistantSchema,
 } as const;

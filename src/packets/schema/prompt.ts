@@ -84,8 +84,8 @@ export const promptSchema = z.strictObject({
   title: z.string().min(1).max(120),
   /** One line (at most 160 characters) for the catalog card. */
   summary: z.string().min(1).max(160),
-  /** `takehome` for a plain packet, `lab` for one with a scripted assistant. */
-  kind: z.enum(['takehome', 'lab']),
+  /** `takehome` for a plain packet, `lab` for one with a scripted assistant, `drill` for a review of diffs (its prompt takes the catalog fields only). */
+  kind: z.enum(['takehome', 'lab', 'drill']),
   /** The seniority the packet is calibrated for. */
   level: z.enum(LEVELS),
   /** The starter's programming language, e.g. `python`. */

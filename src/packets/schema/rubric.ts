@@ -2,7 +2,7 @@ import { z } from 'astro/zod';
 import { kebabId } from './common.ts';
 
 /** The automatic checks that can pre-fill a rubric row. */
-export const AUTO_CHECKS = ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace', 'receipts'] as const;
+export const AUTO_CHECKS = ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace', 'receipts', 'choices'] as const;
 
 /** One row of the rubric card. */
 export const rubricRowSchema = z.strictObject({
@@ -16,7 +16,11 @@ export const rubricRowSchema = z.strictObject({
   minutes: z.number().positive().optional(),
   /** Descriptors keyed by score: at least the lowest (0) and the highest (`max`). */
   levels: z.record(z.string().regex(/^\d+$/, 'level keys are scores: 0, 1, 2, 3'), z.string().min(1)),
-  /** An automatic check that pre-fills the row: full marks when it passes, 0 when it fails. */
+  /**
+   * An automatic check that pre-fills the row: full marks when it passes, 0 when it fails. `choices`
+   * (labs and drills) scores the share of choices that match the key: the row's maximum times
+   * the matches over the suggestions or diffs, rounded down.
+   */
   auto: z.enum(AUTO_CHECKS).optional(),
 });
 

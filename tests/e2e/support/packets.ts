@@ -4,6 +4,7 @@ import { buildStatus, parseBuildManifest, type BuildManifest, type BuildStatus }
 import { starterReader } from '../../../src/packets/fs-source.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import { publicPacket, type PublicPacket } from '../../../src/packets/public.ts';
+import { publicDrill, type PublicDrill } from '../../../src/packets/public-drill.ts';
 
 /** The project root (the tests run from it). */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -14,6 +15,14 @@ export async function publicPackets(packetsDir = 'packets'): Promise<PublicPacke
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`the packets are not valid:\n${errors.map((d) => `${d.file} ${d.code} ${d.message}`).join('\n')}`);
   return packets.map((p) => publicPacket(p, starterReader(path.resolve(ROOT, p.dir)))).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The public view of every drill, read by the CLI's loader. */
+export async function publicDrills(packetsDir = 'packets'): Promise<PublicDrill[]> {
+  const { drills, diagnostics } = await loadPackets({ packetsDir, cwd: ROOT });
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) throw new Error(`the packets are not valid:\n${errors.map((d) => `${d.file} ${d.code} ${d.message}`).join('\n')}`);
+  return drills.map(publicDrill).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** The site under test, as the global setup published it. */

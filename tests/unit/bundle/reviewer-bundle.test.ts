@@ -34,7 +34,7 @@ describe('the reviewer bundle', () => {
     const { packet, read } = memPacket();
     const { zip } = await buildReviewerBundle(packet, read, { candidate: { name: 'mem-0.1.0.zip', sha256: 'c'.repeat(64), size: 123 } });
     const key = new TextDecoder().decode((await readZipEntries(zip!.bytes)).find((e) => e.path.endsWith('KEY.md'))!.bytes);
-    for (const mode of packet.failures.data.modes) {
+    for (const mode of packet.failures!.data.modes) {
       expect(key).toContain(`\`${mode.id}\`: ${mode.title}`);
       expect(key).toContain(`/${mode.signal.pattern}/`);
       expect(key).toContain(`Mutant: \`${mode.mutant}\``);

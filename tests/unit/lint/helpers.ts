@@ -11,12 +11,14 @@ import type { Packet } from '../../../src/packets/packet.ts';
 import { parsePacket } from '../../../src/packets/parse.ts';
 import type { PacketSource } from '../../../src/packets/source.ts';
 import { TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
+import type { Drill } from '../../../src/packets/drill.ts';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /**
- * The lint fixtures: `<rule-id>/{pass,fail}/`, each the four parts of a packet plus the files it
- * changes; the code trees it does not change come from the scaffold template.
+ * The lint fixtures: `<rule-id>/{pass,fail}/`. A take-home fixture is the four parts plus the
+ * files it changes (the code trees it does not change come from the scaffold template); a lab's
+ * or a drill's is the whole packet.
  */
 export const FIXTURES = 'tests/fixtures/lint';
 
@@ -25,11 +27,12 @@ export const FIXTURES = 'tests/fixtures/lint';
  * Each is composed in a temporary project at the same relative path, so diagnostics name
  * `tests/fixtures/lint/<rule>/<side>/...` as if the fixture were a whole packet.
  */
-export async function loadFixture(rule: string): Promise<{ pass: Packet; fail: Packet; validation: Diagnostic[]; files: PacketFiles }> {
+export async function loadFixture(rule: string): Promise<{ pass: Packet | Drill; fail: Packet | Drill; validation: Diagnostic[]; files: PacketFiles }> {
   const root = fixtureProject();
-  const { packets, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: root });
-  const pass = packets.find((p) => p.id === 'pass');
-  const fail = packets.find((p) => p.id === 'fail');
+  const { packets, drills, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: root });
+  const all = [...packets, ...drills];
+  const pass = all.find((p) => p.id === 'pass');
+  const fail = all.find((p) => p.id === 'fail');
   if (!pass || !fail) throw new Error(`fixture ${rule} lacks a pass or a fail packet: ${JSON.stringify(diagnostics)}`);
   return { pass, fail, validation: diagnostics, files: fsPacketFiles(root) };
 }
@@ -47,7 +50,8 @@ export function fixtureProject(): string {
   for (const rule of readdirSync(path.join(ROOT, FIXTURES))) {
     for (const side of readdirSync(path.join(ROOT, FIXTURES, rule))) {
       const dest = path.join(root, FIXTURES, rule, side);
-      cpSync(TEMPLATE_DIR, dest, { recursive: true, filter: (src) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) });
+      const prompt = readFileSync(path.join(ROOT, FIXTURES, rule, side, 'prompt.mdx'), 'utf8');
+      if (!/^kind: (lab|drill)$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, { recursive: true, filter: (src) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) });
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
     }
   }

@@ -1,7 +1,10 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintPacket } from '../../../src/lint/engine.ts';
+import { lintDrill, lintPacket } from '../../../src/lint/engine.ts';
+import type { Drill } from '../../../src/packets/drill.ts';
+import type { Packet } from '../../../src/packets/packet.ts';
+import type { PacketFiles } from '../../../src/lint/files.ts';
 import { lintRules } from '../../../src/lint/rules/index.ts';
 import { brief, FIXTURES, loadFixture, ROOT } from './helpers.ts';
 
@@ -45,7 +48,20 @@ const EXPECTED: Record<string, { code: string; places: [line: number, column: nu
   'code-fence-lang': { code: 'PK216', file: 'sample.mdx', places: [[15, 1]] },
   // the "!" of an HTML comment
   'mdx-syntax': { code: 'PK217', file: 'sample.mdx', places: [[13, 2]] },
+  // a lab with no starter/README.md: at "kind: lab"
+  'lab-readme': { code: 'PK250', file: 'prompt.mdx', places: [[4, 7]] },
+  // every key says accept: at the last suggestion's key.choice
+  'lab-key-balance': { code: 'PK251', file: 'assistant.mdx', places: [[60, 15]] },
+  // every verdict is reject: at the last diff's key.verdict
+  'drill-verdict-balance': { code: 'PK252', file: 'assistant.mdx', places: [[48, 16]] },
+  // a diff of added and removed lines only: at its "diff:"
+  'drill-diff-context': { code: 'PK253', file: 'assistant.mdx', places: [[9, 11]] },
+  // "reason: Cuts words in half.": three words
+  'key-reason-length': { code: 'PK254', file: 'assistant.mdx', places: [[34, 15]] },
 };
+
+/** Lint a fixture: a packet by the packet rules, a drill by the rules that read drills. */
+const lint = (p: Packet | Drill, files: PacketFiles) => ('diffs' in p ? lintDrill(p, { files }) : lintPacket(p, { files }));
 
 describe('lint rules on their fixtures', () => {
   it('has a pass and a fail fixture, and an expectation, for every rule', () => {
@@ -66,7 +82,7 @@ describe('lint rules on their fixtures', () => {
 
       it(`fail: reports ${expected.code} at the exact places, and nothing else`, async () => {
         const { fail, files } = await loadFixture(rule.id);
-        const list = await lintPacket(fail, { files });
+        const list = await lint(fail, files);
         expect(list.map(brief)).toEqual(
           expected.places.map(([line, column]) => `${FIXTURES}/${rule.id}/fail/${expected.file}:${line}:${column} ${expected.code} ${rule.defaultSeverity} ${rule.id}`),
         );
@@ -75,14 +91,14 @@ describe('lint rules on their fixtures', () => {
 
       it('pass: no diagnostic at all', async () => {
         const { pass, files } = await loadFixture(rule.id);
-        expect((await lintPacket(pass, { files })).map(brief)).toEqual([]);
+        expect((await lint(pass, files)).map(brief)).toEqual([]);
       });
     });
   }
 
   it('prompt-length: the pass fixture sits exactly on the limit', async () => {
     const { pass, files } = await loadFixture('prompt-length');
-    const list = await lintPacket(pass, { files, config: { rules: { 'prompt-length': ['error', { max: 299 }] } } });
+    const list = await lintPacket(pass as Packet, { files, config: { rules: { 'prompt-length': ['error', { max: 299 }] } } });
     expect(list.map((d) => d.message)[0]).toMatch(/^The prompt body is 300 words, over the limit of 299;/);
   });
 });

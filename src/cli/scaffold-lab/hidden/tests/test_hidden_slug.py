@@ -1,0 +1,23 @@
+import unittest
+
+from src.slug import MAX_LENGTH, slugify
+
+
+class HiddenSlugTest(unittest.TestCase):
+    def test_cut_at_a_whole_word(self):
+        slug = slugify("Seventeen reasons the quarterly planning meeting ran over its time again")
+        self.assertLessEqual(len(slug), MAX_LENGTH)
+        self.assertFalse(slug.endswith("-"))
+        self.assertTrue("seventeen-reasons-the-quarterly-planning-meeting-ran-over-its-time-again".startswith(slug + "-"))
+
+    def test_one_long_word_is_cut_at_the_limit(self):
+        self.assertEqual(slugify("a" * 80), "a" * MAX_LENGTH)
+
+    def test_a_slug_of_exactly_the_limit_is_kept(self):
+        title = "abcde-" * 9 + "abcdef"
+        self.assertEqual(len(title), MAX_LENGTH)
+        self.assertEqual(slugify(title), title)
+
+
+if __name__ == "__main__":
+    unittest.main()
