@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { BuildSteps, RehearsalOutcome } from '../../bundle/build.ts';
 import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import type { Reporter } from '../../rehearse/reporter.ts';
+import { buildSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
 
@@ -40,39 +41,6 @@ const rehearsalModules = async () => {
   return { ...server, ...cache, ...environment, ...run, ...command };
 };
 
-export const buildHelp = `Usage: packet build [options]
-
-Build everything that ships, or nothing:
-  1. check      validate and lint every packet; an error stops the build
-  2. rehearse   the offline rehearsal (cached); a defect or an inconclusive
-                packet stops the build
-  3. zips       the candidate zips <id>-<version>.zip (deterministic, refused
-                files and secrets stop the build) and packets.json
-  4. site       the Astro site
-  5. canary     every secret line of every packet is searched in the whole site,
-                zips opened; a leak stops the build
-  6. reviewer   the reviewer bundles (all trees, KEY.md, the rehearsal result)
-  7. swap       the new site and bundles replace the old ones at once
-Everything is built in staging folders beside the targets: a failed or
-interrupted build leaves the previous site and bundles as they were.
-
-  --packets DIR        the packets folder (default: packets)
-  --out-dir DIR        the site (default: dist); zips in DIR/zips/
-  --reviewer-dir DIR   the reviewer bundles (default: out/reviewer)
-  --skip-rehearse      a quick preview: no rehearsal, every packet is shown
-                       as "not rehearsed"
-  --unconfined         where bubblewrap is unusable, rehearse the packets' own
-                       trees without isolation (see packet rehearse --help)
-  --jobs N             rehearsal sandbox runs at once (default: cores)
-  --timeout S          seconds per rehearsal test run (default: 30)
-  --report FILE        the rehearsal report (default: out/rehearsal/report.json)
-  --config FILE        the lint config (default: packet-kit.config.json)
-  --site-root DIR      the Astro project (default: packet-kit's own)
-
-Exit: 0 built, 1 a packet or the site failed, 2 inconclusive rehearsal or no
-sandbox, 130/143 interrupted.
-`;
-
 /** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
 function buildReporter(out: (text: string) => void): Reporter {
   return {
@@ -89,25 +57,9 @@ function buildReporter(out: (text: string) => void): Reporter {
 
 /** `packet build`. */
 export async function buildCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      packets: { type: 'string', default: 'packets' },
-      'out-dir': { type: 'string', default: 'dist' },
-      'reviewer-dir': { type: 'string', default: 'out/reviewer' },
-      'skip-rehearse': { type: 'boolean', default: false },
-      unconfined: { type: 'boolean', default: false },
-      jobs: { type: 'string' },
-      timeout: { type: 'string', default: '30' },
-      report: { type: 'string', default: 'out/rehearsal/report.json' },
-      config: { type: 'string' },
-      'site-root': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(buildSpec, args);
   if (values.help) {
-    io.out(buildHelp);
+    io.out(helpText(buildSpec));
     return 0;
   }
   if (positionals.length) {

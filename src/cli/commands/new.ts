@@ -1,17 +1,11 @@
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { displayPath } from '../../packets/fs-source.ts';
 import { packetId } from '../../packets/id.ts';
+import { newSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
-
-export const newHelp = `Usage: packet new <id> [--packets DIR] [--title TEXT]
-
-Scaffold packets/<id>/ with the four parts and the starter, sample, hidden,
-mutants and replies trees of a small working packet, ready to edit. The new
-packet passes \`packet check\` and fails closed.
-`;
 
 /** The scaffold's template folder, shipped beside this command. */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-template/', import.meta.url));
@@ -27,17 +21,9 @@ async function fillPlaceholders(dir: string, values: Record<string, string>): Pr
 
 /** `packet new <id>`. */
 export async function newCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      packets: { type: 'string', default: 'packets' },
-      title: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(newSpec, args);
   if (values.help) {
-    io.out(newHelp);
+    io.out(helpText(newSpec));
     return 0;
   }
   const [id, ...extra] = positionals;
