@@ -5,16 +5,15 @@ import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { scanForSecrets } from '../lint/rules/no-secrets.ts';
 import type { Packet } from '../packets/packet.ts';
-import { refusalOf, textOf } from './file-policy.ts';
+import { generatedNameOf, refusalOf, textOf } from './file-policy.ts';
+
+export { GENERATED_FILES } from './file-policy.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
 
 /** Reads a file of a packet by its path relative to the packet folder; undefined when it cannot be read. */
 export type PacketFileReader = (relPath: string) => Promise<Uint8Array | undefined>;
-
-/** The files the kit writes at the root of the candidate zip; a starter file may not take their names. */
-export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
 
 /** A built zip. */
 export interface BuiltZip {
@@ -125,7 +124,6 @@ export async function scanZipFiles(files: readonly ScannedFile[], zipName: strin
 export async function readStarter(packet: Packet, read: PacketFileReader): Promise<{ files: (ZipInput & ScannedFile)[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const files: (ZipInput & ScannedFile)[] = [];
-  const generated = new Set(GENERATED_FILES.map((g) => g.toLowerCase()));
   for (const e of packet.entries) {
     if (!e.path.startsWith('starter/')) continue;
     const rel = e.path.slice('starter/'.length);
@@ -135,8 +133,9 @@ export async function readStarter(packet: Packet, read: PacketFileReader): Promi
       diagnostics.push(refusal);
       continue;
     }
-    if (generated.has(rel.toLowerCase())) {
-      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated: GENERATED_FILES.find((g) => g.toLowerCase() === rel.toLowerCase())! }));
+    const generated = generatedNameOf(rel);
+    if (generated) {
+      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated }));
       continue;
     }
     const bytes = await read(e.path);

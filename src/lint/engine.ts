@@ -1,4 +1,4 @@
-import { diagnose } from '../errors/catalog.ts';
+import { diagnose, Errors } from '../errors/catalog.ts';
 import { sortDiagnostics, type Diagnostic } from '../errors/diagnostic.ts';
 import { LintErrors } from '../errors/lint-catalog.ts';
 import type { Packet } from '../packets/packet.ts';
@@ -116,6 +116,14 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 /** Lint every packet; the project config's own problems (unknown rules, bad options) are reported once. */
 export async function lintPackets(packets: readonly Packet[], options: LintOptions = {}): Promise<Diagnostic[]> {
   const diagnostics = options.config ? checkRuleSettings(options.config, lintRules) : [];
-  for (const packet of packets) diagnostics.push(...(await lintPacket(packet, options)));
+  for (const packet of packets) {
+    try {
+      diagnostics.push(...(await lintPacket(packet, options)));
+    } catch (err) {
+      // A rule that throws on input nobody foresaw costs that packet its lint, never the others theirs.
+      const reason = err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
+      diagnostics.push(diagnose(Errors.PacketCheckCrashed, { file: packet.dir }, { step: 'Linting', reason: reason.slice(0, 200) }));
+    }
+  }
   return sortDiagnostics(diagnostics);
 }

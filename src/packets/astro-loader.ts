@@ -6,9 +6,8 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
 import { buildStatus, parseBuildManifest, type BuildManifest } from './build-status.ts';
 import { starterReader } from './fs-source.ts';
-import { readSources } from './load.ts';
+import { parsePacketIsolated, readSources } from './load.ts';
 import type { Packet } from './packet.ts';
-import { parsePacket } from './parse.ts';
 import { publicPacket, publicPacketSchema, type PublicPacket } from './public.ts';
 
 /** Options of the site's packet loaders. */
@@ -34,7 +33,7 @@ async function loadPublicPackets(context: LoaderContext, packetsDir: string): Pr
   const { sources } = await readSources({ packetsDir, cwd });
   const out: { packet: Packet; view: PublicPacket }[] = [];
   for (const source of sources) {
-    const { packet, diagnostics } = parsePacket(source);
+    const { packet, diagnostics } = parsePacketIsolated(source);
     const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
     if (!packet || errors.length) {
       const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);

@@ -52,6 +52,15 @@ export function crossCheck(packet: Packet): Diagnostic[] {
     }
   });
 
+  // A reply file nothing names is never rehearsed: say so, since what it was meant to prove goes unproven.
+  const namedReplies = failures.data.modes.flatMap((m) => (m.reply?.startsWith('replies/') ? [m.reply.slice('replies/'.length)] : []));
+  for (const file of trees.replies) {
+    if (file === 'sample.md' || namedReplies.includes(file)) continue;
+    out.push(
+      diagnose(Errors.UnusedReply, { file: `${packet.dir}/replies/${file}` }, { path: `replies/${file}`, named: namedReplies.map((r) => `replies/${r}`).join(', ') || 'none' }),
+    );
+  }
+
   prompt.data.protected.forEach((glob, i) => {
     const match = picomatch(glob, { dot: true });
     if (!trees.starter.some((f) => match(f))) out.push(diagnose(Errors.ProtectedNoMatch, placeOf(prompt, ['protected', i]), { glob }));

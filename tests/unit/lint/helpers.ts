@@ -49,6 +49,9 @@ export function fixtureProject(): string {
       const dest = path.join(root, FIXTURES, rule, side);
       cpSync(TEMPLATE_DIR, dest, { recursive: true, filter: (src) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) });
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
+      // The template's replies that the fixture's own failure catalog does not name would be unused (PK130).
+      const named = new Set([...readFileSync(path.join(dest, 'failures.mdx'), 'utf8').matchAll(/reply: replies\/(\S+)/g)].map((m) => m[1]!));
+      for (const reply of readdirSync(path.join(dest, 'replies'))) if (reply !== 'sample.md' && !named.has(reply)) rmSync(path.join(dest, 'replies', reply));
     }
   }
   composed = root;
