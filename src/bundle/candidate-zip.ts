@@ -3,7 +3,7 @@ import type { Root, RootContent } from 'mdast';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { scanForSecrets } from '../lint/rules/no-secrets.ts';
+import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
 import type { Packet } from '../packets/packet.ts';
 import { generatedNameOf, refusalOf, textOf } from './file-policy.ts';
 
@@ -95,29 +95,17 @@ export interface ScannedFile {
  * file (its per-call cost is most of the scan on small files).
  */
 export async function scanZipFiles(files: readonly ScannedFile[], zipName: string): Promise<Diagnostic[]> {
-  const parts: string[] = [];
-  const starts: { line: number; file: ScannedFile }[] = [];
-  let line = 1;
+  const texts: (ScannedFile & { text: string })[] = [];
   for (const f of files) {
     const text = textOf(f.bytes);
-    if (text === undefined) continue;
-    starts.push({ line, file: f });
-    parts.push(text);
-    let newlines = 0;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
-    line += newlines + 2;
+    if (text !== undefined) texts.push({ ...f, text });
   }
-  if (!parts.length) return [];
-  const out: Diagnostic[] = [];
-  for (const finding of await scanForSecrets(parts.join('\n\n'), zipName)) {
-    const at = finding.place.line ?? 1;
-    let k = starts.length - 1;
-    while (k > 0 && starts[k]!.line > at) k--;
-    const { line: start, file: f } = starts[k]!;
-    const place = f.verbatim ? { file: f.file, line: at - start + 1, ...(finding.place.column ? { column: finding.place.column } : {}) } : { file: f.file };
-    out.push({ ...diagnose(BundleErrors.ZipSecret, place, { ...finding.params, zip: zipName }), sensitive: true });
-  }
-  return out;
+  return (await scanManyForSecrets(texts)).map(({ place, params, index }) => {
+    const f = texts[index]!;
+    // A finding in a generated file (PROMPT.md) has no line in its source file.
+    const where = f.verbatim ? place : { file: f.file };
+    return { ...diagnose(BundleErrors.ZipSecret, where, { ...params, zip: zipName }), sensitive: true };
+  });
 }
 
 /** Read a packet's starter tree for a zip, refusing what may not ship. Returns the files (relative to starter/) or the refusals. */

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BuildSteps, RehearsalOutcome } from '../../bundle/build.ts';
 import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
+import { targetProblem } from '../../bundle/targets.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
-import type { Reporter } from '../../rehearse/reporter.ts';
 import { buildSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -13,49 +10,17 @@ import { parsePoolOptions } from '../pool-options.ts';
 // The Astro child starts before the rest of the build's modules load (about 0.4 s of them: the
 // lint, the loader, the zips), so only node:*, site-build.ts and types are imported up front.
 const buildModules = async () => {
-  const [build, zipCache, catalog, diagnostic, load, format, check, profiler] = await Promise.all([
+  const [build, steps, zipCache, diagnostic, format] = await Promise.all([
     import('../../bundle/build.ts'),
+    import('../../bundle/build-steps.ts'),
     import('../../bundle/zip-cache.ts'),
-    import('../../errors/catalog.ts'),
     import('../../errors/diagnostic.ts'),
-    import('../../packets/load.ts'),
     import('../format-diagnostics.ts'),
-    import('./check.ts'),
-    import('@secretlint/profiler'),
   ]);
-  // secretlint profiles every rule on every text unless told not to (a performance mark each, kept
-  // until the process ends): as its README advises for library use, off. Half of the scan's time.
-  profiler.secretLintProfiler.setEnabled(false);
-  return { ...build, ...zipCache, ...catalog, ...diagnostic, ...load, ...format, ...check };
+  return { ...build, ...steps, ...zipCache, ...diagnostic, ...format };
 };
 
-/** The rehearsal's own modules, loaded only when the build rehearses. */
-const rehearsalModules = async () => {
-  const [server, cache, environment, run, command] = await Promise.all([
-    import('../../llm/scripted-server.ts'),
-    import('../../rehearse/cache.ts'),
-    import('../../rehearse/environment.ts'),
-    import('../../rehearse/rehearse.ts'),
-    import('./rehearse.ts'),
-  ]);
-  return { ...server, ...cache, ...environment, ...run, ...command };
-};
-
-/** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
-function buildReporter(out: (text: string) => void): Reporter {
-  return {
-    onPacketEnd(report) {
-      if (report.status === 'fails-closed') return;
-      out(`  ${report.status.toUpperCase()} ${report.id} ${report.version}\n`);
-      for (const c of report.checks.filter((x) => !x.ok)) out(`    ${c.id}: ${c.defect ?? c.actual}\n`);
-    },
-    onRunEnd(report) {
-      if (report.sandbox.notice) out(`  note: ${report.sandbox.notice}\n`);
-    },
-  };
-}
-
-/** `packet build`. */
+/** `packet build`: flags in, the build (src/bundle/build.ts) run, its lines and its result printed. */
 export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(buildSpec, args);
   if (values.help) {
@@ -68,21 +33,15 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   }
   const pool = parsePoolOptions('build', values, io);
   if (!pool) return 2;
-  const { jobs, timeout } = pool;
   const cwd = io.cwd;
   const packetsDir = path.resolve(cwd, values.packets);
   const outDir = path.resolve(cwd, values['out-dir']);
   const reviewerDir = path.resolve(cwd, values['reviewer-dir']);
-  const reportFile = path.resolve(cwd, values.report);
   const siteRoot = values['site-root'] ? path.resolve(cwd, values['site-root']) : KIT_ROOT;
-  // The targets are replaced whole: never a folder that holds the project, the packets or the other target.
-  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-  for (const [flag, target] of [['--out-dir', outDir], ['--reviewer-dir', reviewerDir]] as const) {
-    const other = target === outDir ? reviewerDir : outDir;
-    const held = [cwd, packetsDir, siteRoot, other].find((p) => inside(p, target));
-    if (held || inside(target, packetsDir)) {
-      const why = held ? `would replace a folder holding ${path.relative(cwd, held) || '.'}` : 'is inside the packets folder';
-      io.err(`packet build: ${flag} ${path.relative(cwd, target) || '.'} ${why}; give it a folder of its own (default: ${flag === '--out-dir' ? 'dist' : 'out/reviewer'}).\n`);
+  for (const [flag, target, other, fallback] of [['--out-dir', outDir, reviewerDir, 'dist'], ['--reviewer-dir', reviewerDir, outDir, 'out/reviewer']] as const) {
+    const why = targetProblem(target, other, { cwd, packetsDir, siteRoot });
+    if (why) {
+      io.err(`packet build: ${flag} ${path.relative(cwd, target) || '.'} ${why}; give it a folder of its own (default: ${fallback}).\n`);
       return 2;
     }
   }
@@ -98,78 +57,29 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   process.once('SIGTERM', onSignal);
   const started = performance.now();
   try {
-    const { runBuild, readReportFile, directoryZipCache, kitFingerprint, diagnose, Errors, sortDiagnostics, loadPackets, formatDiagnosticsText, checkLoadedPackets } = await buildModules();
-    const folders = new Map<string, string>();
+    const m = await buildModules();
+    const { steps, reader } = m.fsBuildSteps({
+      cwd,
+      packets: values.packets,
+      outDir: values['out-dir'],
+      ...(values.config ? { config: values.config } : {}),
+      reportFile: path.resolve(cwd, values.report),
+      ...(values['skip-rehearse'] ? {} : { rehearse: { jobs: pool.jobs, timeoutMs: pool.timeout * 1000, allowUnconfined: values.unconfined } }),
+      env: io.env,
+      now: io.now,
+      out: (text) => io.out(text),
+      site,
+    });
     const printDiagnostics = (list: readonly Diagnostic[]) => {
-      if (list.length) io.err(formatDiagnosticsText(sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
+      if (list.length) io.err(m.formatDiagnosticsText(m.sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
     };
-    const steps: BuildSteps = {
-      async load() {
-        const loaded = await loadPackets({ packetsDir: values.packets, cwd });
-        for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
-        return loaded;
-      },
-      lint: (packets) => checkLoadedPackets(packets, { cwd, lint: true, ...(values.config ? { config: values.config } : {}), outDir: values['out-dir'] }),
-      ...(values['skip-rehearse']
-        ? {}
-        : {
-            async rehearse(packets): Promise<RehearsalOutcome> {
-              const { prepareRunEnvironment, startScriptedServer, replyStoreFromDirs, rehearse, directoryCache, writeFileAtomic } = await rehearsalModules();
-              const bwrapPath = io.env.PACKET_KIT_BWRAP;
-              const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: tmpdir(), allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-              if (!prepared.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message }) };
-              const { environment } = prepared;
-              // The scripted replies are part of the offline rehearsal, as in `packet rehearse` (whose
-              // cached results this reuses): the embedded endpoint on 127.0.0.1, receipts kept in memory.
-              const server = await startScriptedServer({
-                replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
-              });
-              try {
-                const report = await rehearse({
-                  packets,
-                  packetDirs: folders,
-                  sandbox: environment.sandbox,
-                  sandboxNotice: environment.notice,
-                  interpreter: environment.interpreter,
-                  jobs,
-                  timeoutMs: timeout * 1000,
-                  cache: directoryCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/rehearse')),
-                  reporters: [buildReporter((s) => io.out(s))],
-                  scratchDir: tmpdir(),
-                  date: io.now,
-                  now: () => performance.now(),
-                  scripted: { url: server.url, outDir: null, cwd },
-                });
-                await writeFileAtomic(reportFile, JSON.stringify(report, null, 2) + '\n');
-                return { ok: true, report };
-              } finally {
-                await server.close();
-                await environment.dispose();
-              }
-            },
-          }),
-      lastReport: () => readReportFile(reportFile),
-      buildSite: ({ outDir: staging, manifestFile, signal }) => site.build({ outDir: staging, manifestFile, signal }),
-    };
-
-    const result = await runBuild({
+    const result = await m.runBuild({
       cwd,
       outDir,
       reviewerDir,
       steps,
-      reader: (packet) => {
-        const dir = folders.get(packet.id) ?? path.resolve(cwd, packet.dir);
-        // Synchronous reads: packet files are small, and a thread-pool round trip per file costs more than the read.
-        return async (rel) => {
-          try {
-            const b = readFileSync(path.join(dir, rel));
-            return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-          } catch {
-            return undefined;
-          }
-        };
-      },
-      zipCache: directoryZipCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/zips'), kitFingerprint(KIT_ROOT)),
+      reader,
+      zipCache: m.directoryZipCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/zips'), m.kitFingerprint(KIT_ROOT)),
       log: (line) => io.out(line),
       report: printDiagnostics,
       signal: controller.signal,

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { packetFileRefusals } from '../bundle/file-policy.ts';
+import { checkVersionDrift } from '../bundle/version-drift.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { loadProjectLintConfig } from '../lint/config.ts';
+import { lintPackets } from '../lint/engine.ts';
+import { fsPacketFiles } from '../lint/files.ts';
+import { displayPath } from '../packets/fs-source.ts';
+import { loadPackets, type LoadResult } from '../packets/load.ts';
+import type { Packet } from '../packets/packet.ts';
+
+/**
+ * `packet check` as a library: load and validate, then the file names the build would refuse,
+ * the lint and the version drift. `packet build` runs the same, as its check step.
+ */
+
+/** Options of {@link checkPackets}. */
+export interface CheckOptions {
+  packetsDir: string;
+  cwd: string;
+  ids?: readonly string[];
+  /** Lint the packets that parsed. */
+  lint: boolean;
+  /** The lint config file; default: packet-kit.config.json, if present. */
+  config?: string;
+  /** The built site whose packets.json is compared for version bumps. */
+  outDir: string;
+}
+
+/** Everything `packet check` reports (load, validation, lint, version drift), unsorted; `packet build` runs the same. */
+export async function checkPackets(options: CheckOptions): Promise<LoadResult> {
+  const loaded = await loadPackets({ packetsDir: options.packetsDir, cwd: options.cwd, ...(options.ids ? { ids: options.ids } : {}) });
+  loaded.diagnostics.push(...(await checkLoadedPackets(loaded.packets, options)));
+  return loaded;
+}
+
+/** What `packet check` adds once the packets are loaded: the file names the build would refuse, the lint (and its config's problems) and the version drift. */
+export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = packets.flatMap((p) => packetFileRefusals(p));
+  if (options.lint) {
+    const { config, diagnostics: configProblems } = await loadProjectLintConfig(options.cwd, options.config);
+    diagnostics.push(...configProblems);
+    diagnostics.push(...(await lintPackets(packets, { config, files: fsPacketFiles(options.cwd) })));
+  }
+  const outDir = path.resolve(options.cwd, options.outDir);
+  diagnostics.push(...(await checkVersionDrift(packets, outDir, displayPath(path.join(outDir, 'packets.json'), options.cwd))));
+  return diagnostics;
+}
