@@ -1,10 +1,7 @@
 import { defineCollection } from 'astro:content';
-import { z } from 'astro/zod';
 import { renderBody, toMarkdown } from './bundle/markdown.ts';
 import { siteManifest } from './bundle/site-manifest-gate.ts';
-import { errorReferenceMarkdown } from './errors/reference.ts';
 import { packetLoader, rubricNotesLoader } from './packets/astro-loader.ts';
-import { literalText } from './site/markdown-text.ts';
 
 // `packet build` sets the packets folder and hands over the manifest (see bundle/site-manifest-gate.ts); a plain
 // `astro build` reads ./packets and PACKET_KIT_MANIFEST, if set (without it: no downloads, nothing rehearsed).
@@ -29,18 +26,4 @@ const rubricNotes = defineCollection({
   loader: rubricNotesLoader({ packetsDir, markdownOf }),
 });
 
-/** The error reference, one entry generated from the error catalog. */
-const errorReference = defineCollection({
-  loader: {
-    name: 'packet-kit-error-reference',
-    async load(context) {
-      // The catalog's area headings are `####` (they sit under README's own headings); on the page they are the top sections.
-      const body = literalText(errorReferenceMarkdown()).replace(/^#### /gm, '## ');
-      context.store.clear();
-      context.store.set({ id: 'reference', data: {}, body, rendered: await context.renderMarkdown(body) });
-    },
-  },
-  schema: z.strictObject({}),
-});
-
-export const collections = { packets, rubricNotes, errorReference };
+export const collections = { packets, rubricNotes };

@@ -9,7 +9,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
  */
 
 /** The steps of a build, in order. */
-export const BUILD_STEPS = ['check', 'rehearse', 'zips', 'site', 'canary', 'reviewer', 'publish'] as const;
+export const BUILD_STEPS = ['check', 'rehearse', 'zips', 'site', 'search', 'canary', 'reviewer', 'publish'] as const;
 /** A step of a build. */
 export type BuildStep = (typeof BUILD_STEPS)[number];
 

@@ -85,6 +85,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
     ...(rehearsal ? { rehearse: (packets: Packet[]) => rehearseOffline(o, rehearsal, packets, folders) } : {}),
     lastReport: () => readReportFile(o.reportFile),
     buildSite: ({ outDir, manifestFile, signal }) => o.site.build({ outDir, manifestFile, signal }),
+    searchIndex: async (packets, outputDir) => (await import('./search-index.ts')).buildSearchIndex(packets, outputDir),
   };
   const reader = (packet: Packet): PacketFileReader => {
     const dir = folders.get(packet.id) ?? path.resolve(o.cwd, packet.dir);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
@@ -10,8 +10,9 @@ import { kb, packetNamesOf, settle, startRun, StepFailure, unwrap, type BuildRun
 import { buildCandidateZips, buildReviewerBundles, manifestEntries, type CandidateZips, type ReviewerBundles } from './build-zips.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type ScannedFiles } from './canary.ts';
-import { buildManifest, manifestJson, MANIFEST_FILE, ZIPS_DIR } from './manifest.ts';
+import { buildManifest, manifestJson, MANIFEST_FILE, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
 import { publish, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
+import type { SearchIndexResult } from './search-index.ts';
 import type { SiteBuildResult } from './site-build.ts';
 import type { CachedZip, ZipCache } from './zip-cache.ts';
 
@@ -56,6 +57,8 @@ export interface BuildSteps {
   lastReport(): Promise<RehearsalReport | undefined>;
   /** The Astro build into `outDir`, with the manifest at `manifestFile`; `signal` stops it. */
   buildSite(args: { outDir: string; manifestFile: string; signal: AbortSignal }): Promise<SiteBuildResult>;
+  /** The site's search index of the packets, written into `outputDir`; absent: the site has none. */
+  searchIndex?(packets: readonly Packet[], outputDir: string): Promise<SearchIndexResult>;
 }
 
 /** Everything a build needs. */
@@ -83,6 +86,8 @@ export interface BuildOptions {
   tag: string;
   /** Observes the publish step (tests kill the process in it). */
   publishHooks?: PublishHooks;
+  /** What the site publishes of the kit's own (docs, schemas): lines there are no leak of a packet (see collectCanaries). */
+  kitTexts?: readonly string[];
 }
 
 /** What one built packet gave. */
@@ -113,6 +118,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const run = startRun(options);
   const site = siblingNames(options.outDir, options.tag);
   const reviewer = siblingNames(options.reviewerDir, options.tag);
+  const searchDir = siblingNames(options.outDir, options.tag).search;
   for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.log(`build: ${line}\n`);
   try {
     // 1a. check: load and validate. Nothing starts unless every packet is valid.
@@ -129,6 +135,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     if (rehearsal) run.pending.push(rehearsal);
     // 3 and 4. the zips into a fresh staging folder, then the site starts building on them.
     const { zipped, siteBuild } = await zipsAndSite(run, options, packets, site.staging, rehearse ? 'fails-closed' : 'not-rehearsed');
+    // The search index is made from the packets, beside the staging folder, while Astro builds the pages.
+    const searchIndex = options.steps.searchIndex;
+    const search = searchIndex && siteBuild ? settle(run.timed('search', () => searchIndex(packets, searchDir))) : undefined;
+    if (search) run.pending.push(search);
     // 1b. meanwhile: the lint, then the check gate.
     const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(packets))))];
     options.report(checkDiagnostics);
@@ -142,10 +152,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     await rm(reviewer.staging, { recursive: true, force: true });
     await mkdir(reviewer.staging, { recursive: true });
     const bundled = await settle(run.timed('reviewer', () => buildReviewerBundles(packets, zips, lastReport, options.reader, reviewer.staging, options.zipCache)));
-    const canaries = await settle(run.timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })))));
+    const canaries = await settle(run.timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })), options.kitTexts)));
     // The zips are searched now, while Astro runs; after it, what it added (and anything changed).
     const zipsScanned = canaries.ok ? await settle(run.timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
     await siteGate(run, options, siteBuild!, site.staging);
+    if (search) await searchGate(run, options, packets, search, searchDir, site.staging);
     await canaryGate(run, options, packets, site.staging, unwrap(canaries), zipsScanned && unwrap(zipsScanned));
     const bundles = reviewerGate(run, options, packets, bundled);
     // 7. publish the pair: synchronous, journaled.
@@ -169,6 +180,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     run.detach();
     await rm(site.staging, { recursive: true, force: true });
     await rm(reviewer.staging, { recursive: true, force: true });
+    await rm(searchDir, { recursive: true, force: true });
   }
 }
 
@@ -197,7 +209,8 @@ async function zipsAndSite(
   const zipped = await settle(run.timed('zips', () => buildCandidateZips(packets, options.reader, staging, options.zipCache)));
   if (!zipped.ok || zipped.value.refused.length) return { zipped, siteBuild: undefined };
   const manifestFile = path.join(staging, MANIFEST_FILE);
-  await writeFile(manifestFile, manifestJson(buildManifest(manifestEntries(packets, zipped.value.zips, rehearsal))));
+  const search = options.steps.searchIndex ? { engine: 'pagefind' as const, path: `${SEARCH_DIR}/` } : undefined;
+  await writeFile(manifestFile, manifestJson(buildManifest(manifestEntries(packets, zipped.value.zips, rehearsal), search)));
   run.gate();
   const siteBuild = settle(run.timed('site', () => options.steps.buildSite({ outDir: staging, manifestFile, signal: run.stop.signal })));
   run.pending.push(siteBuild);
@@ -248,6 +261,19 @@ async function siteGate(run: BuildRun, options: BuildOptions, siteBuild: Promise
   if (output) options.log(output.replace(/^/gm, '  astro: ') + '\n');
   if (!result.ok) throw new StepFailure('site', [], diagnose(BundleErrors.SiteBuildFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
   options.log(`build: site       astro build into ${run.rel(staging)} ${run.secs('site')}\n`);
+}
+
+/** Pagefind's files the site does not use: its ready-made interfaces (the catalog has its own). */
+const UNUSED_SEARCH_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/;
+
+/** The search index's gate: made, then moved into the site (before the canary scan, which opens it). */
+async function searchGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], search: Promise<Settled<SearchIndexResult>>, dir: string, staging: string): Promise<void> {
+  const result = unwrap(await search);
+  run.gate();
+  if (!result.ok) throw new StepFailure('search', [], diagnose(BundleErrors.SearchIndexFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
+  for (const name of await readdir(dir)) if (UNUSED_SEARCH_FILES.test(name)) await rm(path.join(dir, name));
+  await rename(dir, path.join(staging, SEARCH_DIR));
+  options.log(`build: search     ${packets.length} packet${packets.length === 1 ? '' : 's'} in the search index, ${SEARCH_DIR}/ ${run.secs('search')}\n`);
 }
 
 /** The canary scan over everything that would be published; a leak stops the build. */

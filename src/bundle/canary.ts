@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import type { Packet } from '../packets/packet.ts';
@@ -140,11 +141,14 @@ export function publicPaths(packet: Packet): string[] {
 
 /**
  * The canaries of some packets: the distinctive lines of their secret files that occur in none
- * of their public files. Sorted by text; a line shared by several secret files keeps every source.
+ * of their public files, nor in `kitTexts`: what the kit publishes of its own (the error
+ * reference with its lint examples, the field docs, the JSON Schemas), which packets were
+ * written from and which no packet can leak. Sorted by text; a line shared by several secret
+ * files keeps every source.
  */
-export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[]): Promise<Canary[]> {
+export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[], kitTexts: readonly string[] = []): Promise<Canary[]> {
   const byText = new Map<string, Canary>();
-  const publicTexts: string[] = [];
+  const publicTexts: string[] = kitTexts.map(haystack);
   for (const { packet, read } of packets) {
     for (const rel of secretPaths(packet)) {
       const bytes = await read(rel);
@@ -212,6 +216,11 @@ export function canaryScanner(canaries: readonly Canary[]): CanaryScanner {
       }
       return out;
     }
+    // Gzip files (the search index's fragments and metadata) are searched opened.
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b && !name.endsWith('!')) {
+      const opened = gunzipped(bytes);
+      if (opened) return scanBytes(`${name}!`, opened);
+    }
     // Binary files are searched as Latin-1 text too: a canary's ASCII bytes are found either way.
     const text = textOf(bytes) ?? Buffer.from(bytes).toString('latin1');
     const found = matcher.find(haystack(text));
@@ -219,6 +228,17 @@ export function canaryScanner(canaries: readonly Canary[]): CanaryScanner {
     return [...found].map((canary) => ({ where: name, canary }));
   };
   return { scanBytes };
+}
+
+/** The most a gzip file of the site may open to; a larger one is searched as it is. */
+const GUNZIP_LIMIT = 64 * 1024 * 1024;
+
+function gunzipped(bytes: Uint8Array): Uint8Array | undefined {
+  try {
+    return new Uint8Array(gunzipSync(bytes, { maxOutputLength: GUNZIP_LIMIT }));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every file entry of a zip, decompressed. */

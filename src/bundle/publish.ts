@@ -16,11 +16,11 @@ import { pidAlive } from './pid-alive.ts';
  * back. Nothing of either pair is deleted before the commit.
  */
 
-/** The staging and aside names of a target folder: `.dist-staging-<tag>`, `.dist-old-<tag>`. */
-export function siblingNames(target: string, tag: string): { staging: string; old: string } {
+/** The work folders beside a target: `.dist-staging-<tag>` (the new folder), `.dist-old-<tag>` (the previous one, set aside), `.dist-search-<tag>` (the search index being made). */
+export function siblingNames(target: string, tag: string): { staging: string; old: string; search: string } {
   const dir = path.dirname(target);
   const base = path.basename(target);
-  return { staging: path.join(dir, `.${base}-staging-${tag}`), old: path.join(dir, `.${base}-old-${tag}`) };
+  return { staging: path.join(dir, `.${base}-staging-${tag}`), old: path.join(dir, `.${base}-old-${tag}`), search: path.join(dir, `.${base}-search-${tag}`) };
 }
 
 /** The journal of a publish whose first target is `target`: `.<name>-publish.json` beside it. */
@@ -165,7 +165,7 @@ export function recoverPublish(target: string): string | undefined {
 }
 
 /**
- * Clean up after a build that was killed before it published: remove its staging folders. An
+ * Clean up after a build that was killed before it published: remove its staging and search folders. An
  * aside folder without a journal (left by a kill during an older kit's swap) is put back when
  * the target is missing, removed otherwise. Folders of processes still running are left alone.
  */
@@ -179,7 +179,7 @@ export function recoverStale(target: string): string[] {
   } catch {
     return done;
   }
-  const pattern = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(staging|old)-(\\d+)$`);
+  const pattern = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(staging|old|search)-(\\d+)$`);
   for (const name of names.sort()) {
     const m = pattern.exec(name);
     if (!m || pidAlive(Number(m[2]))) continue;

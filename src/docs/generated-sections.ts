@@ -3,6 +3,7 @@ import { CLI_REFERENCE_END, CLI_REFERENCE_START, cliReferenceMarkdown } from '..
 import { errorReferenceMarkdown, type EntryExample } from '../errors/reference.ts';
 import { lintRules } from '../lint/rules/index.ts';
 import { FORMAT_REFERENCE_END, FORMAT_REFERENCE_START, formatReferenceMarkdown } from '../packets/format-reference.ts';
+import { allJsonSchemas } from '../packets/json-schema.ts';
 
 /**
  * The README's generated sections, each between two markers and made from its one source: the
@@ -19,6 +20,15 @@ export function lintExamples(): Map<string, EntryExample> {
 /** The error reference with every lint rule's bad and good example. */
 export function fullErrorReference(): string {
   return errorReferenceMarkdown(lintExamples());
+}
+
+/**
+ * Everything the site publishes of the kit's own, as text: the error reference with the lint
+ * rules' examples, the field reference, the JSON Schemas. The canary scan does not count a
+ * packet line found here as a leak: the kit wrote it, not the packet.
+ */
+export function kitPublicTexts(): string[] {
+  return [fullErrorReference(), formatReferenceMarkdown(), ...Object.values(allJsonSchemas())];
 }
 
 /** Markers around the README's error reference. */

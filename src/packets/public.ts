@@ -42,6 +42,8 @@ export const publicPacketSchema = z.strictObject({
   download: downloadSchema.optional(),
   /** The rehearsal status of this digest, from the build manifest; absent reads as `not-rehearsed`. Set by the site's loader, never by {@link publicPacket}. */
   rehearsal: rehearsalStatusSchema.optional(),
+  /** True when this digest is in the site's search index (the build manifest says so). Set by the site's loader, never by {@link publicPacket}. */
+  indexed: z.literal(true).optional(),
 });
 
 /** The public view of a packet. */

@@ -10,14 +10,15 @@ import { parsePoolOptions } from '../pool-options.ts';
 // The Astro child starts before the rest of the build's modules load (about 0.4 s of them: the
 // lint, the loader, the zips), so only node:*, site-build.ts and types are imported up front.
 const buildModules = async () => {
-  const [build, steps, zipCache, diagnostic, format] = await Promise.all([
+  const [build, steps, zipCache, diagnostic, format, docs] = await Promise.all([
     import('../../bundle/build.ts'),
     import('../../bundle/build-steps.ts'),
     import('../../bundle/zip-cache.ts'),
     import('../../errors/diagnostic.ts'),
     import('../format-diagnostics.ts'),
+    import('../../docs/generated-sections.ts'),
   ]);
-  return { ...build, ...steps, ...zipCache, ...diagnostic, ...format };
+  return { ...build, ...steps, ...zipCache, ...diagnostic, ...format, ...docs };
 };
 
 /** `packet build`: flags in, the build (src/bundle/build.ts) run, its lines and its result printed. */
@@ -85,6 +86,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       signal: controller.signal,
       now: () => performance.now(),
       tag: String(process.pid),
+      kitTexts: m.kitPublicTexts(),
     });
     if (!result.ok) {
       const d = result.diagnostic;

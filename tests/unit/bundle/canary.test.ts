@@ -48,6 +48,13 @@ describe('the canary scan', () => {
     expect(isDistinctive('}, {"a": 1, "b": 2, "c": 3}')).toBe(false); // long, but hardly a word in it
   });
 
+  it('leaves out the lines the kit publishes of its own (its docs, its schemas)', async () => {
+    const { packet, read } = memPacket();
+    const withKit = await collectCanaries([{ packet, read }], [`Fixed:\n  ${SAMPLE_LINE}\n`]);
+    expect(withKit.map((c) => c.text)).not.toContain(SAMPLE_LINE);
+    expect(withKit.map((c) => c.text)).toContain(HIDDEN_LINE);
+  });
+
   it('finds nothing in a site made of public material', async () => {
     await put('index.html', `<html><body><h1>Packets</h1>${shiki(PUBLIC_LINE)}</body></html>`);
     await put('zips/mem-0.1.0.zip', await writeZip([{ path: 'mem-0.1.0/src/duration.py', bytes: enc.encode(`${PUBLIC_LINE}\n`) }]));
@@ -81,6 +88,14 @@ describe('the canary scan', () => {
       '_astro/data.json <- packets/mem/hidden/tests/test_hidden_duration.py',
       '_astro/page.js <- packets/mem/failures.mdx',
     ]);
+  });
+
+  it('finds a secret line in a gzip file, as the search index writes its fragments', async () => {
+    const { gzipSync } = await import('node:zlib');
+    await put('pagefind/fragment/en_1.pf_fragment', gzipSync(`pagefind_dcd${JSON.stringify({ url: '/packets/mem/', content: `x ${SAMPLE_LINE} y` })}`));
+    await put('pagefind/fragment/en_2.pf_fragment', gzipSync(`pagefind_dcd${JSON.stringify({ content: PUBLIC_LINE })}`));
+    const report = await scanDirForCanaries(dist, canaries);
+    expect(report.leaks.map((l) => l.where)).toEqual(['pagefind/fragment/en_1.pf_fragment!']);
   });
 
   it('reads the text an HTML page shows', () => {
