@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkLoadedPackets } from '../check/check-packets.ts';
+import { checkLoadedPackets, projectLintCache } from '../check/check-packets.ts';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import { loadPackets } from '../packets/load.ts';
 import type { Packet } from '../packets/packet.ts';
@@ -46,6 +46,8 @@ export interface FsBuildOptions {
   out(text: string): void;
   /** The Astro child, started early. */
   site: SiteBuilder;
+  /** The fingerprint of the kit's code, which the caches of search indexes are tied to. */
+  kit: string;
 }
 
 /** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
@@ -81,11 +83,12 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
       return loaded;
     },
-    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir }),
+    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd) }),
     ...(rehearsal ? { rehearse: (packets: Packet[]) => rehearseOffline(o, rehearsal, packets, folders) } : {}),
     lastReport: () => readReportFile(o.reportFile),
     buildSite: ({ outDir, manifestFile, signal }) => o.site.build({ outDir, manifestFile, signal }),
-    searchIndex: async (packets, outputDir) => (await import('./search-index.ts')).buildSearchIndex(packets, outputDir),
+    searchIndex: async (packets, outputDir) =>
+      (await import('./search-index.ts')).buildSearchIndex(packets, outputDir, { dir: path.resolve(o.cwd, 'node_modules/.cache/packet-kit/search'), kit: o.kit }),
   };
   const reader = (packet: Packet): PacketFileReader => {
     const dir = folders.get(packet.id) ?? path.resolve(o.cwd, packet.dir);

@@ -9,7 +9,7 @@ import type { RehearsalReport } from '../rehearse/report.ts';
 import { kb, packetNamesOf, settle, startRun, StepFailure, unwrap, type BuildRun, type BuildStep, type Settled } from './build-run.ts';
 import { buildCandidateZips, buildReviewerBundles, manifestEntries, type CandidateZips, type ReviewerBundles } from './build-zips.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
-import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type ScannedFiles } from './canary.ts';
+import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type CanaryCache, type ScannedFiles } from './canary.ts';
 import { buildManifest, manifestJson, MANIFEST_FILE, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
 import { publish, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
 import type { SearchIndexResult } from './search-index.ts';
@@ -88,6 +88,8 @@ export interface BuildOptions {
   publishHooks?: PublishHooks;
   /** What the site publishes of the kit's own (docs, schemas): lines there are no leak of a packet (see collectCanaries). */
   kitTexts?: readonly string[];
+  /** Results of earlier canary scans, for files whose bytes and canaries did not change. */
+  canaryCache?: CanaryCache;
 }
 
 /** What one built packet gave. */
@@ -278,7 +280,7 @@ async function searchGate(run: BuildRun, options: BuildOptions, packets: readonl
 
 /** The canary scan over everything that would be published; a leak stops the build. */
 async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], staging: string, canaries: Canary[], zipsScanned: ScannedFiles | undefined): Promise<void> {
-  const scan = await run.timed('canary', () => scanDirForCanaries(staging, canaries, zipsScanned));
+  const scan = await run.timed('canary', () => scanDirForCanaries(staging, canaries, zipsScanned, options.canaryCache));
   if (scan.leaks.length) {
     const site = run.rel(options.outDir);
     const diags = scan.leaks.map((l) => ({ ...diagnose(BundleErrors.CanaryLeak, { file: `${site}/${l.where}` }, { where: `${site}/${l.where}`, source: l.source }), sensitive: true }));

@@ -1,8 +1,11 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packetFileRefusals } from '../bundle/file-policy.ts';
 import { checkVersionDrift } from '../bundle/version-drift.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { kitFingerprint } from '../bundle/zip-cache.ts';
 import { loadProjectLintConfig } from '../lint/config.ts';
+import { directoryLintCache, type LintCache } from '../lint/lint-cache.ts';
 import { lintPackets } from '../lint/engine.ts';
 import { fsPacketFiles } from '../lint/files.ts';
 import { displayPath } from '../packets/fs-source.ts';
@@ -25,6 +28,16 @@ export interface CheckOptions {
   config?: string;
   /** The built site whose packets.json is compared for version bumps. */
   outDir: string;
+  /** The lint's results of earlier runs (node_modules/.cache/packet-kit/lint/), reused for unchanged packets. */
+  lintCache?: LintCache;
+}
+
+/** The kit's own folder, whose code the lint cache's entries are tied to. */
+const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The lint cache of a project: in its node_modules/.cache, tied to this kit's code. */
+export function projectLintCache(cwd: string): LintCache {
+  return directoryLintCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/lint'), kitFingerprint(KIT_ROOT));
 }
 
 /** Everything `packet check` reports (load, validation, lint, version drift), unsorted; `packet build` runs the same. */
@@ -40,7 +53,7 @@ export async function checkLoadedPackets(packets: readonly Packet[], options: Om
   if (options.lint) {
     const { config, diagnostics: configProblems } = await loadProjectLintConfig(options.cwd, options.config);
     diagnostics.push(...configProblems);
-    diagnostics.push(...(await lintPackets(packets, { config, files: fsPacketFiles(options.cwd) })));
+    diagnostics.push(...(await lintPackets(packets, { config, files: fsPacketFiles(options.cwd), ...(options.lintCache ? { cache: options.lintCache } : {}) })));
   }
   const outDir = path.resolve(options.cwd, options.outDir);
   diagnostics.push(...(await checkVersionDrift(packets, outDir, displayPath(path.join(outDir, 'packets.json'), options.cwd))));

@@ -39,6 +39,7 @@ FIELD\` about a frontmatter field.`,
     strict: { type: 'boolean', default: false, description: 'warnings fail the run too' },
     config: SHARED_FLAGS.config,
     lint: { type: 'boolean', default: true, negatable: true, description: 'validate only, without the lint' },
+    'no-cache': { type: 'boolean', default: false, description: 'lint every packet again, without the results of earlier runs (node_modules/.cache/packet-kit/lint/)' },
     'out-dir': {
       type: 'string',
       value: 'DIR',

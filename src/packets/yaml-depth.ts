@@ -23,59 +23,80 @@ export interface DepthExcess {
 
 type Opener = { column: number; kind: 'seq' | 'map' };
 
-/** The first place `source` nests deeper than `max`, or undefined when it never does. */
-export function findExcessNesting(source: string, max: number): DepthExcess | undefined {
-  const stack: Opener[] = [];
-  let flow = 0;
-  let line = 1;
-  let column = 1;
-  let afterScalarMark = false;
-  let keyColumn: number | undefined;
-  const open = (o: Opener): DepthExcess | undefined => {
-    // A mapping key at a sequence's own column closes that sequence (`key:\n- a\nnext:`).
-    while (stack.length && (stack.at(-1)!.column > o.column || (stack.at(-1)!.column === o.column && stack.at(-1)!.kind === 'seq' && o.kind === 'map'))) stack.pop();
-    const top = stack.at(-1);
-    if (!top || top.column !== o.column || top.kind !== o.kind) stack.push(o);
-    return stack.length + flow > max ? { line, column: o.column, depth: stack.length + flow } : undefined;
-  };
-  for (const token of new Lexer().lex(source)) {
+/**
+ * Measures nesting one lexer token at a time, so the parser can be fed the same tokens and never
+ * sees the token that goes too deep.
+ */
+export class NestingMeter {
+  private readonly stack: Opener[] = [];
+  private flow = 0;
+  private line = 1;
+  private column = 1;
+  private afterScalarMark = false;
+  private keyColumn: number | undefined;
+  private readonly max: number;
+
+  /** `max`: the deepest nesting allowed. */
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** Take the next token; the place the nesting passes the limit, when this token makes it. */
+  feed(token: string): DepthExcess | undefined {
     const type = CST.tokenType(token);
     // Control tokens (document start, scalar marker, flow error) take no room in the source.
-    if (type === 'doc-mode' || type === 'flow-error-end') continue;
+    if (type === 'doc-mode' || type === 'flow-error-end') return undefined;
     if (type === 'scalar' && token === '\u001f') {
-      afterScalarMark = true;
-      continue;
+      this.afterScalarMark = true;
+      return undefined;
     }
-    const start = column;
-    if (afterScalarMark) {
+    const start = this.column;
+    let excess: DepthExcess | undefined;
+    if (this.afterScalarMark) {
       // The scalar's own text: the start of a key, perhaps.
-      afterScalarMark = false;
-      if (flow === 0) keyColumn = start;
+      this.afterScalarMark = false;
+      if (this.flow === 0) this.keyColumn = start;
     } else if (type === 'flow-map-start' || type === 'flow-seq-start') {
-      flow++;
-      if (stack.length + flow > max) return { line, column: start, depth: stack.length + flow };
+      this.flow++;
+      if (this.stack.length + this.flow > this.max) excess = { line: this.line, column: start, depth: this.stack.length + this.flow };
     } else if (type === 'flow-map-end' || type === 'flow-seq-end') {
-      flow = Math.max(0, flow - 1);
-    } else if (flow === 0 && type === 'seq-item-ind') {
-      const excess = open({ column: start, kind: 'seq' });
-      if (excess) return excess;
-    } else if (flow === 0 && type === 'explicit-key-ind') {
-      const excess = open({ column: start, kind: 'map' });
-      if (excess) return excess;
-    } else if (flow === 0 && type === 'map-value-ind') {
-      const excess = open({ column: keyColumn ?? start, kind: 'map' });
-      if (excess) return excess;
+      this.flow = Math.max(0, this.flow - 1);
+    } else if (this.flow === 0 && type === 'seq-item-ind') {
+      excess = this.open({ column: start, kind: 'seq' });
+    } else if (this.flow === 0 && type === 'explicit-key-ind') {
+      excess = this.open({ column: start, kind: 'map' });
+    } else if (this.flow === 0 && type === 'map-value-ind') {
+      excess = this.open({ column: this.keyColumn ?? start, kind: 'map' });
     } else if (type === 'double-quoted-scalar' || type === 'single-quoted-scalar' || type === 'alias' || type === 'anchor' || type === 'tag') {
-      if (flow === 0 && keyColumn === undefined) keyColumn = start;
+      if (this.flow === 0 && this.keyColumn === undefined) this.keyColumn = start;
     }
     // Advance the position over the token's text.
     for (let i = 0; i < token.length; i++) {
       if (token.charCodeAt(i) === 10) {
-        line++;
-        column = 1;
-        keyColumn = undefined;
-      } else column++;
+        this.line++;
+        this.column = 1;
+        this.keyColumn = undefined;
+      } else this.column++;
     }
+    return excess;
+  }
+
+  private open(o: Opener): DepthExcess | undefined {
+    const stack = this.stack;
+    // A mapping key at a sequence's own column closes that sequence (`key:\n- a\nnext:`).
+    while (stack.length && (stack.at(-1)!.column > o.column || (stack.at(-1)!.column === o.column && stack.at(-1)!.kind === 'seq' && o.kind === 'map'))) stack.pop();
+    const top = stack.at(-1);
+    if (!top || top.column !== o.column || top.kind !== o.kind) stack.push(o);
+    return stack.length + this.flow > this.max ? { line: this.line, column: o.column, depth: stack.length + this.flow } : undefined;
+  }
+}
+
+/** The first place `source` nests deeper than `max`, or undefined when it never does. */
+export function findExcessNesting(source: string, max: number): DepthExcess | undefined {
+  const meter = new NestingMeter(max);
+  for (const token of new Lexer().lex(source)) {
+    const excess = meter.feed(token);
+    if (excess) return excess;
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
-import { findExcessNesting } from './yaml-depth.ts';
+import { Composer, isMap, isPair, isScalar, isSeq, Lexer, LineCounter, Parser, visit, YAMLParseError, type CST, type Document, type Node } from 'yaml';
+import { NestingMeter, type DepthExcess } from './yaml-depth.ts';
 
 /** Deepest nesting of lists and maps read from a frontmatter; no packet field goes deeper than five. */
 export const MAX_YAML_DEPTH = 64;
@@ -41,17 +41,37 @@ function unreadable(errors: YamlProblem[]): LocatedYaml {
  * the parser (which recurses) sees it, and aliases are limited when the document becomes data.
  */
 export function parseLocatedYaml(source: string): LocatedYaml {
-  const deep = findExcessNesting(source, MAX_YAML_DEPTH);
-  if (deep) return unreadable([{ kind: 'depth', message: `nested ${deep.depth} levels deep`, line: deep.line, column: deep.column }]);
   const lineCounter = new LineCounter();
-  let doc: Document;
+  let deep: DepthExcess | undefined;
+  let doc: Document | undefined;
   try {
-    doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, version: '1.2' });
+    // parseDocument, with each lexer token measured before the parser (which recurses) gets it.
+    const parser = new Parser(lineCounter.addNewLine);
+    const meter = new NestingMeter(MAX_YAML_DEPTH);
+    function* tokens(): Generator<CST.Token> {
+      lineCounter.addNewLine(0);
+      for (const lexeme of new Lexer().lex(source)) {
+        deep = meter.feed(lexeme);
+        if (deep) return;
+        yield* parser.next(lexeme);
+      }
+      yield* parser.end();
+    }
+    const composer = new Composer({ uniqueKeys: true, version: '1.2' });
+    for (const d of composer.compose(tokens(), true, source.length)) {
+      if (doc) {
+        doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+        break;
+      }
+      doc = d as Document;
+    }
   } catch (err) {
-    // The measure above keeps the parser's recursion shallow; this is the second lock.
+    // The meter keeps the parser's recursion shallow; this is the second lock.
     if (err instanceof RangeError) return unreadable([{ kind: 'depth', message: err.message, line: 1, column: 1 }]);
     throw err;
   }
+  if (deep) return unreadable([{ kind: 'depth', message: `nested ${deep.depth} levels deep`, line: deep.line, column: deep.column }]);
+  if (!doc) return unreadable([{ kind: 'syntax', message: 'no YAML document', line: 1, column: 1 }]);
   const at = (offset: number) => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line, column: pos.col };

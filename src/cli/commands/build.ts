@@ -10,15 +10,16 @@ import { parsePoolOptions } from '../pool-options.ts';
 // The Astro child starts before the rest of the build's modules load (about 0.4 s of them: the
 // lint, the loader, the zips), so only node:*, site-build.ts and types are imported up front.
 const buildModules = async () => {
-  const [build, steps, zipCache, diagnostic, format, docs] = await Promise.all([
+  const [build, steps, zipCache, diagnostic, format, docs, canary] = await Promise.all([
     import('../../bundle/build.ts'),
     import('../../bundle/build-steps.ts'),
     import('../../bundle/zip-cache.ts'),
     import('../../errors/diagnostic.ts'),
     import('../format-diagnostics.ts'),
     import('../../docs/generated-sections.ts'),
+    import('../../bundle/canary.ts'),
   ]);
-  return { ...build, ...steps, ...zipCache, ...diagnostic, ...format, ...docs };
+  return { ...build, ...steps, ...zipCache, ...diagnostic, ...format, ...docs, ...canary };
 };
 
 /** `packet build`: flags in, the build (src/bundle/build.ts) run, its lines and its result printed. */
@@ -59,6 +60,8 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
   const started = performance.now();
   try {
     const m = await buildModules();
+    const kit = m.kitFingerprint(KIT_ROOT);
+    const cache = (name: string) => path.resolve(cwd, 'node_modules/.cache/packet-kit', name);
     const { steps, reader } = m.fsBuildSteps({
       cwd,
       packets: values.packets,
@@ -70,6 +73,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       now: io.now,
       out: (text) => io.out(text),
       site,
+      kit,
     });
     const printDiagnostics = (list: readonly Diagnostic[]) => {
       if (list.length) io.err(m.formatDiagnosticsText(m.sortDiagnostics(list), { cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
@@ -80,7 +84,8 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       reviewerDir,
       steps,
       reader,
-      zipCache: m.directoryZipCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/zips'), m.kitFingerprint(KIT_ROOT)),
+      zipCache: m.directoryZipCache(cache('zips'), kit),
+      canaryCache: m.directoryCanaryCache(cache('canary'), kit),
       log: (line) => io.out(line),
       report: printDiagnostics,
       signal: controller.signal,

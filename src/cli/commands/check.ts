@@ -1,4 +1,4 @@
-import { checkPackets } from '../../check/check-packets.ts';
+import { checkPackets, projectLintCache } from '../../check/check-packets.ts';
 import { failsRun, sortDiagnostics } from '../../errors/diagnostic.ts';
 import { countDiagnostics, formatDiagnosticsJson, formatDiagnosticsText } from '../format-diagnostics.ts';
 import { checkSpec } from '../command-specs.ts';
@@ -19,6 +19,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
     lint: values.lint,
     ...(values.config ? { config: values.config } : {}),
     outDir: values['out-dir'],
+    ...(values['no-cache'] ? {} : { lintCache: projectLintCache(io.cwd) }),
   });
   const list = sortDiagnostics(diagnostics);
   if (values.format === 'json') {

@@ -98,6 +98,26 @@ describe('the canary scan', () => {
     expect(report.leaks.map((l) => l.where)).toEqual(['pagefind/fragment/en_1.pf_fragment!']);
   });
 
+  it('reuses what an earlier scan found in the same bytes for the same canaries, and searches anything else', async () => {
+    const { directoryCanaryCache } = await import('../../../src/bundle/canary.ts');
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'packet-canary-cache-'));
+    try {
+      const cache = directoryCanaryCache(cacheDir, 'kit');
+      await put('a.html', `<p>${SAMPLE_LINE}</p>`);
+      await put('b.html', '<p>fine</p>');
+      expect((await scanDirForCanaries(dist, canaries, undefined, cache)).leaks.map((l) => l.where)).toEqual(['a.html']);
+      // Plant a different answer for b.html's bytes: a second scan takes it from the cache.
+      const [key] = [...(await cache.load((await import('../../../src/bundle/canary.ts')).canarySetKey(canaries))).keys()].filter((k) => k.startsWith('b.html\0'));
+      await cache.save((await import('../../../src/bundle/canary.ts')).canarySetKey(canaries), new Map([[key!, [{ where: 'b.html', source: 'planted' }]]]));
+      expect((await scanDirForCanaries(dist, canaries, undefined, cache)).leaks.map((l) => `${l.where} ${l.source}`)).toEqual(['a.html packets/mem/replies/sample.md:16', 'b.html planted']);
+      // Changed bytes are searched again.
+      await put('b.html', `<p>${HIDDEN_LINE}</p>`);
+      expect((await scanDirForCanaries(dist, canaries, undefined, cache)).leaks.map((l) => l.where)).toEqual(['a.html', 'b.html']);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+
   it('reads the text an HTML page shows', () => {
     expect(htmlText('<p>a &lt;b&gt; &amp; &#x22;c&#34; &#128512;<!-- hidden --></p>')).toBe('a <b> & "c" \u{1F600}');
   });
