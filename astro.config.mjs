@@ -8,6 +8,6 @@ export default defineConfig({
   trailingSlash: 'always',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
-  // The same themes as src/site/code-theme.ts, for the code fences of rendered Markdown (the prompts).
-  markdown: { shikiConfig: { themes: { light: 'github-light-default', dark: 'github-dark-default' } } },
+  // The same theme as src/site/code-theme.ts, for the code fences of rendered Markdown (the prompts).
+  markdown: { shikiConfig: { theme: 'css-variables' } },
 });

@@ -3,6 +3,8 @@
 //   2. warm re-run of the library (cache hit), in seconds
 //   3. packet build of the library (rehearsal cached) / a bare Astro build of the same pages
 //   4. packet build of 100 and 200 generated packets (--skip-rehearse) / bare Astro builds
+// A packet build does more than Astro: the check, the zips, the search index, the canary scan, the
+// reviewer bundles and the publish; the bare build is Astro alone, on the same pages.
 // BENCH_ROUNDS=n sets the rounds (default 3); BENCH_ONLY=rehearsal or BENCH_ONLY=build runs one part.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -99,13 +101,13 @@ function stepTimes(stdout: string): Map<string, number> {
   return out;
 }
 
-/** The files that differ between a bare Astro build and a packet build's site, leaving out what only the build writes (zips, manifest). */
+/** The files that differ between a bare Astro build and a packet build's site, leaving out what only the build writes (zips, manifest, search index). */
 async function differentPages(bareOut: string, siteOut: string): Promise<string[]> {
   const list = async (dir: string) =>
     (await readdir(dir, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile())
       .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-      .filter((rel) => rel !== 'packets.json' && !rel.startsWith(`zips${path.sep}`))
+      .filter((rel) => rel !== 'packets.json' && !rel.startsWith(`zips${path.sep}`) && !rel.startsWith(`pagefind${path.sep}`))
       .sort();
   const [a, b] = [await list(bareOut), await list(siteOut)];
   const out = [...a.filter((f) => !b.includes(f)), ...b.filter((f) => !a.includes(f))];
