@@ -52,6 +52,6 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     await rm(staging, { recursive: true, force: true });
   }
   const rel = displayPath(target, io.cwd);
-  io.out(`Created ${rel}/ (prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies).\nNext: edit the parts, then run \`npx packet check ${id}\`.\n`);
+  io.out(`Created ${rel}/ (prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies).\nNext: edit the parts, then run \`npx packet check ${id}\`. \`npx packet explain prompt\` (rubric, sample, failures) says what every field holds.\n`);
   return 0;
 }
