@@ -1,24 +1,19 @@
 import { defineCollection } from 'astro:content';
 import { renderBody, toMarkdown } from './bundle/markdown.ts';
-import { siteManifest } from './bundle/site-manifest-gate.ts';
 import { packetLoader, rubricNotesLoader } from './packets/astro-loader.ts';
 
-// `packet build` sets the packets folder and hands over the manifest (see bundle/site-manifest-gate.ts); a plain
-// `astro build` reads ./packets and PACKET_KIT_MANIFEST, if set (without it: no downloads, nothing rehearsed).
+// `packet build` sets the packets folder; a plain `astro build` reads ./packets.
 const packetsDir = process.env.PACKET_KIT_PACKETS || 'packets';
 // The zip's conversion of a part body to plain Markdown (MDX comments and expressions out), so a page shows what PROMPT.md and RUBRIC.md hold.
 const markdownOf = (body: string, file: string) => toMarkdown(renderBody(body, file));
 
-/** The public packets: prompt, rubric and starter tree only (see src/packets/public.ts), with their build status. */
+/**
+ * The public packets: prompt, rubric and starter tree only (see src/packets/public.ts). Their build
+ * status comes from the manifest when the pages render (src/site/build-status-of.ts), so this
+ * collection loads at once, while `packet build` is still writing the zips.
+ */
 const packets = defineCollection({
-  loader: {
-    ...packetLoader({ packetsDir, markdownOf }),
-    // `packet build` starts Astro before the zips are written: this collection waits for the
-    // manifest, while the others load.
-    async load(context) {
-      return packetLoader({ packetsDir, manifest: await siteManifest(), markdownOf }).load(context);
-    },
-  },
+  loader: packetLoader({ packetsDir, markdownOf }),
 });
 
 /** The rubrics' reviewer notes, rendered on the rubric pages. */

@@ -83,7 +83,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
       return loaded;
     },
-    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd) }),
+    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }),
     ...(rehearsal ? { rehearse: (packets: Packet[]) => rehearseOffline(o, rehearsal, packets, folders) } : {}),
     lastReport: () => readReportFile(o.reportFile),
     buildSite: ({ outDir, manifestFile, signal }) => o.site.build({ outDir, manifestFile, signal }),

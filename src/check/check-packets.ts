@@ -35,9 +35,9 @@ export interface CheckOptions {
 /** The kit's own folder, whose code the lint cache's entries are tied to. */
 const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The lint cache of a project: in its node_modules/.cache, tied to this kit's code. */
-export function projectLintCache(cwd: string): LintCache {
-  return directoryLintCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/lint'), kitFingerprint(KIT_ROOT));
+/** The lint cache of a project: in its node_modules/.cache, tied to this kit's code (`kit`, its fingerprint, when known already). */
+export function projectLintCache(cwd: string, kit: string = kitFingerprint(KIT_ROOT)): LintCache {
+  return directoryLintCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/lint'), kit);
 }
 
 /** Everything `packet check` reports (load, validation, lint, version drift), unsorted; `packet build` runs the same. */

@@ -2,7 +2,6 @@ import { z } from 'astro/zod';
 import type { Packet } from './packet.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
-import { downloadSchema, rehearsalStatusSchema } from './build-status.ts';
 import { countVisibleTests } from './visible-tests.ts';
 
 /** A starter file as the public site sees it. */
@@ -38,12 +37,6 @@ export const publicPacketSchema = z.strictObject({
   starter: z.array(publicFileSchema),
   /** Test functions in the starter's visible tests, counted statically (see `countVisibleTests`); absent for a language without a known convention. */
   visibleTests: z.int().nonnegative().optional(),
-  /** The candidate zip of this digest, from the build manifest; absent when the site is built without one, or the manifest names another digest. Set by the site's loader, never by {@link publicPacket}. */
-  download: downloadSchema.optional(),
-  /** The rehearsal status of this digest, from the build manifest; absent reads as `not-rehearsed`. Set by the site's loader, never by {@link publicPacket}. */
-  rehearsal: rehearsalStatusSchema.optional(),
-  /** True when this digest is in the site's search index (the build manifest says so). Set by the site's loader, never by {@link publicPacket}. */
-  indexed: z.literal(true).optional(),
 });
 
 /** The public view of a packet. */

@@ -80,14 +80,14 @@ test('filters by level, language and tag, searches, and keeps the filters in the
   const word = 'budget';
   await search.fill(word);
   const expected = packets.filter((p) => p.prompt.tags.includes(someTag) && found(p, word));
-  await expect.poll(() => visibleCardIds(page)).toEqual(ids(expected));
+  await expect.poll(() => visibleCardIds(page), { timeout: 15_000 }).toEqual(ids(expected));
   await expect(page).toHaveURL(new RegExp(`\\?q=${word}&tag=${someTag}$`));
 
   // The URL brings the same filters back.
   await page.reload();
   await expect(search).toHaveValue(word);
   await expect(tag).toHaveValue(someTag);
-  await expect.poll(() => visibleCardIds(page)).toEqual(ids(expected));
+  await expect.poll(() => visibleCardIds(page), { timeout: 15_000 }).toEqual(ids(expected));
 
   // Nothing matches: say so.
   await search.fill('zzzz no such packet');
@@ -140,7 +140,8 @@ test('the search finds a packet by a word only its prompt holds, from the site\'
   expect(target, 'no packet has a prompt word of its own').toBeDefined();
   await page.goto('/');
   await page.getByLabel('Search', { exact: true }).fill(word);
-  await expect.poll(() => visibleCardIds(page)).toEqual([target!.id]);
+  // The index's script and WebAssembly load on the first search: give it longer than a click.
+  await expect.poll(() => visibleCardIds(page), { timeout: 15_000 }).toEqual([target!.id]);
   await expect(page.locator('#catalog-count')).toHaveText(`Showing 1 of ${packets.length} packets.`);
   // The other filters still apply on top.
   const otherLevel = LEVELS.find((l) => l !== target!.prompt.level && packets.some((p) => p.prompt.level === l));
@@ -158,7 +159,7 @@ test('the filters work from the keyboard', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Level', { exact: true })).toBeFocused();
   const matching = packets.filter((p) => found(p, 'retry'));
-  await expect.poll(() => visibleCardIds(page)).toEqual(ids(matching));
+  await expect.poll(() => visibleCardIds(page), { timeout: 15_000 }).toEqual(ids(matching));
   const first = page.locator('[data-card]:visible a').first();
   await first.focus();
   await page.keyboard.press('Enter');
