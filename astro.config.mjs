@@ -9,5 +9,5 @@ export default defineConfig({
   build: { format: 'directory' },
   devToolbar: { enabled: false },
   // The same theme as src/site/code-theme.ts, for the code fences of rendered Markdown (the prompts).
-  markdown: { shikiConfig: { theme: 'github-light-default' } },
+  markdown: { shikiConfig: { theme: 'css-variables' } },
 });

@@ -17,7 +17,21 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
+  # npm runs on the system's Node until the pinned one is installed, and every package that needs a
+  # newer Node would print an EBADENGINE warning. So the pinned Node (the version package-lock.json
+  # holds) is installed first, on its own, into .cache/, and npm ci runs on it.
+  pinned=$(node -p "require('./package-lock.json').packages['node_modules/node'].version")
+  if [ "$(node --version)" != "v$pinned" ]; then
+    boot=".cache/node-$pinned"
+    if [ ! -x "$boot/node_modules/.bin/node" ]; then
+      echo "setup: Node $pinned for npm to run on"
+      mkdir -p "$boot"
+      printf '{ "private": true, "dependencies": { "node": "%s" }, "allowScripts": { "node": true } }\n' "$pinned" > "$boot/package.json"
+      npm install --prefix "$boot" --no-package-lock --no-audit --no-fund --loglevel=error
+    fi
+    export PATH="$PWD/$boot/node_modules/.bin:$PATH"
+  fi
+  echo "setup: npm ci (Node $(node --version))"
   npm ci --no-audit --no-fund
 fi
 echo "setup: done ($(node_modules/.bin/node --version), $(bwrap --version), python $(python3 -c 'import sys; print(sys.version.split()[0])'))"

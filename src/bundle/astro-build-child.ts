@@ -4,8 +4,8 @@
 // CLI checks the packets and writes the zips. An entry point like src/cli/bin.js: input in, exit
 // code out. On standard input, lines of JSON:
 //   1. the build's options and environment: the build starts. When the environment has no
-//      PACKET_KIT_MANIFEST, the packets collection waits at the gate (site-manifest-gate.ts)
-//      while Vite is set up and the other collections load, until
+//      PACKET_KIT_MANIFEST, the pages wait at the gate (site-manifest-gate.ts) while Vite is
+//      set up and the collections load, until
 //   2. `{"manifest": "/abs/packets.json"}`, once the manifest is written: the gate opens.
 // End of input before the build has what it needs means "not needed": it exits quietly.
 import module from 'node:module';

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import type { Packet } from '../packets/packet.ts';
@@ -146,7 +148,10 @@ export function publicPaths(packet: Packet): string[] {
 
 /**
  * The canaries of some packets: the distinctive lines of their secret files that occur in none
- * of their public files. Sorted by text; a line shared by several secret files keeps every source.
+ * of their public files, nor in `extra.public`: what the site publishes besides the packets'
+ * files (a lab's offered suggestions; the kit's own error reference with its lint examples, field
+ * docs and JSON Schemas, which packets were written from and which no packet can leak). Sorted by text; a line shared by several secret
+ * files keeps every source.
  */
 export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[], extra: ExtraCanaries = { secret: [], public: [] }): Promise<Canary[]> {
   const byText = new Map<string, Canary>();
@@ -227,6 +232,11 @@ export function canaryScanner(canaries: readonly Canary[]): CanaryScanner {
       }
       return out;
     }
+    // Gzip files (the search index's fragments and metadata) are searched opened.
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b && !name.endsWith('!')) {
+      const opened = gunzipped(bytes);
+      if (opened) return scanBytes(`${name}!`, opened);
+    }
     // Binary files are searched as Latin-1 text too: a canary's ASCII bytes are found either way.
     const text = textOf(bytes) ?? Buffer.from(bytes).toString('latin1');
     const found = matcher.find(haystack(text));
@@ -234,6 +244,44 @@ export function canaryScanner(canaries: readonly Canary[]): CanaryScanner {
     return [...found].map((canary) => ({ where: name, canary }));
   };
   return { scanBytes };
+}
+
+/** The most a gzip file of the site may open to; a larger one is searched as it is. */
+const GUNZIP_LIMIT = 64 * 1024 * 1024;
+
+function gunzipped(bytes: Uint8Array): Uint8Array | undefined {
+  try {
+    return new Uint8Array(gunzipSync(bytes, { maxOutputLength: GUNZIP_LIMIT }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A canary cache in a folder: one JSON file per set of canaries, the most recent few kept. */
+export function directoryCanaryCache(dir: string, kit: string, keep = 8): CanaryCache {
+  const file = (set: string) => path.join(dir, `${createHash('sha256').update(`${kit}\0${set}`).digest('hex')}.json`);
+  return {
+    async load(set) {
+      try {
+        return new Map(Object.entries(JSON.parse(readFileSync(file(set), 'utf8')) as Record<string, Leak[]>));
+      } catch {
+        return new Map();
+      }
+    },
+    async save(set, found) {
+      const { mkdir, readdir, rename, rm, stat, writeFile } = await import('node:fs/promises');
+      try {
+        await mkdir(dir, { recursive: true });
+        const target = file(set);
+        await writeFile(`${target}.${process.pid}.tmp`, JSON.stringify(Object.fromEntries(found)));
+        await rename(`${target}.${process.pid}.tmp`, target);
+        const entries = await Promise.all((await readdir(dir)).filter((n) => n.endsWith('.json')).map(async (n) => ({ n, t: (await stat(path.join(dir, n))).mtimeMs })));
+        for (const { n } of entries.sort((a, b) => b.t - a.t).slice(keep)) await rm(path.join(dir, n), { force: true });
+      } catch {
+        // A cache that cannot be written only costs time.
+      }
+    },
+  };
 }
 
 /** Every file entry of a zip, decompressed. */
@@ -294,12 +342,35 @@ function leaksOf(hits: readonly { where: string; canary: Canary }[]): Leak[] {
 }
 
 /**
+ * Results of earlier scans: the leaks found in a file, by its path and the sha256 of its bytes,
+ * for one set of canaries. The scan is a function of the bytes and the canaries alone, so a page
+ * that did not change since the last build, searched for the same canaries, is not searched again.
+ */
+export interface CanaryCache {
+  /** What was found before with these canaries, by `<path>\0<sha256>`. */
+  load(canaries: string): Promise<ReadonlyMap<string, Leak[]>>;
+  /** Keep what was found now (every file of the scan), for these canaries. */
+  save(canaries: string, found: ReadonlyMap<string, Leak[]>): Promise<void>;
+}
+
+/** The key of a set of canaries: a hash of every canary's text and first source. */
+export function canarySetKey(canaries: readonly Canary[]): string {
+  const h = createHash('sha256');
+  for (const c of canaries) h.update(`${c.text}\0${c.sources[0]?.file}:${c.sources[0]?.line}\n`);
+  return h.digest('hex');
+}
+
+/**
  * Scan every file under `dir` (pages, scripts, zips, anything) for the canaries. A file in
  * `scanned` that still holds the bytes searched then is not searched again: its leaks count as
- * found now (the build searches its zips while Astro runs, and only what Astro added after).
+ * found now (the build searches its zips while Astro runs, and only what Astro added after). With
+ * a cache, neither is a file whose bytes an earlier scan for the same canaries searched.
  */
-export async function scanDirForCanaries(dir: string, canaries: readonly Canary[], scanned: ScannedFiles = new Map()): Promise<CanaryReport> {
+export async function scanDirForCanaries(dir: string, canaries: readonly Canary[], scanned: ScannedFiles = new Map(), cache?: CanaryCache): Promise<CanaryReport> {
   const scanner = canaryScanner(canaries);
+  const setKey = cache ? canarySetKey(canaries) : '';
+  const earlier = cache ? await cache.load(setKey) : new Map<string, Leak[]>();
+  const found = new Map<string, Leak[]>();
   const leaks: Leak[] = [];
   let bytes = 0;
   const files = await listFiles(dir);
@@ -308,9 +379,12 @@ export async function scanDirForCanaries(dir: string, canaries: readonly Canary[
     const content = readFileSync(path.join(dir, rel));
     bytes += content.byteLength;
     const before = scanned.get(rel);
-    if (before && content.equals(before.bytes)) leaks.push(...before.leaks);
-    else leaks.push(...leaksOf(await scanner.scanBytes(rel, content)));
+    const key = cache ? `${rel}\0${createHash('sha256').update(content).digest('hex')}` : '';
+    const fileLeaks = before && content.equals(before.bytes) ? before.leaks : (earlier.get(key) ?? leaksOf(await scanner.scanBytes(rel, content)));
+    if (cache) found.set(key, fileLeaks);
+    leaks.push(...fileLeaks);
   }
+  await cache?.save(setKey, found);
   leaks.sort((a, b) => (a.where < b.where ? -1 : a.where > b.where ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
   return { canaries: canaries.length, files: files.length, bytes, leaks };
 }

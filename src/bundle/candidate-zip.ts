@@ -3,23 +3,17 @@ import type { Root, RootContent } from 'mdast';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { scanTextsForSecrets } from '../lint/rules/no-secrets.ts';
+import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
 import type { Packet } from '../packets/packet.ts';
-import { refusalOf, textOf } from './file-policy.ts';
+import { generatedNameOf, readmeName, refusalOf, textOf } from './file-policy.ts';
+
+export { GENERATED_FILES, readmeName } from './file-policy.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
 
 /** Reads a file of a packet by its path relative to the packet folder; undefined when it cannot be read. */
 export type PacketFileReader = (relPath: string) => Promise<Uint8Array | undefined>;
-
-/** The files the kit writes at the root of the candidate zip; a starter file may not take their names. */
-export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
-
-/** The name of the kit's own readme in a packet's zip: a lab's codebase keeps its README.md (the rules), so the kit's is PACKET.md. */
-export function readmeName(packet: Pick<Packet, 'lab'>): string {
-  return packet.lab ? 'PACKET.md' : 'README.md';
-}
 
 /** A built zip. */
 export interface BuiltZip {
@@ -143,26 +137,23 @@ export interface ScannedFile {
  * file (its per-call cost is most of the scan on small files).
  */
 export async function scanZipFiles(files: readonly ScannedFile[], zipName: string): Promise<Diagnostic[]> {
-  const texts: { text: string; file: ScannedFile }[] = [];
+  const texts: (ScannedFile & { text: string })[] = [];
   for (const f of files) {
     const text = textOf(f.bytes);
-    if (text !== undefined) texts.push({ text, file: f });
+    if (text !== undefined) texts.push({ ...f, text });
   }
-  const out: Diagnostic[] = [];
-  for (const found of await scanTextsForSecrets(texts.map((t) => t.text))) {
-    const f = texts[found.index]!.file;
-    const place = f.verbatim ? { file: f.file, line: found.line, column: found.column } : { file: f.file };
-    out.push({ ...diagnose(BundleErrors.ZipSecret, place, { kind: found.kind, scanner: found.scanner, zip: zipName }), sensitive: true });
-  }
-  return out;
+  return (await scanManyForSecrets(texts)).map(({ place, params, index }) => {
+    const f = texts[index]!;
+    // A finding in a generated file (PROMPT.md) has no line in its source file.
+    const where = f.verbatim ? place : { file: f.file };
+    return { ...diagnose(BundleErrors.ZipSecret, where, { ...params, zip: zipName }), sensitive: true };
+  });
 }
 
 /** Read a packet's starter tree for a zip, refusing what may not ship. Returns the files (relative to starter/) or the refusals. */
 export async function readStarter(packet: Packet, read: PacketFileReader): Promise<{ files: (ZipInput & ScannedFile)[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const files: (ZipInput & ScannedFile)[] = [];
-  const names = GENERATED_FILES.map((g) => (g === 'README.md' ? readmeName(packet) : g));
-  const generated = new Set(names.map((g) => g.toLowerCase()));
   for (const e of packet.entries) {
     if (!e.path.startsWith('starter/')) continue;
     const rel = e.path.slice('starter/'.length);
@@ -172,8 +163,9 @@ export async function readStarter(packet: Packet, read: PacketFileReader): Promi
       diagnostics.push(refusal);
       continue;
     }
-    if (generated.has(rel.toLowerCase())) {
-      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated: names.find((g) => g.toLowerCase() === rel.toLowerCase())! }));
+    const generated = generatedNameOf(rel, readmeName(packet));
+    if (generated) {
+      diagnostics.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: rel, generated }));
       continue;
     }
     const bytes = await read(e.path);

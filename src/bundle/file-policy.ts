@@ -1,7 +1,8 @@
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
-import type { Diagnostic } from '../errors/diagnostic.ts';
+import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import type { EntryKind } from '../packets/source.ts';
+import type { Packet } from '../packets/packet.ts';
 import { zipPathProblem } from './zip-writer.ts';
 
 /**
@@ -35,12 +36,56 @@ export function refusalOf(rel: string, kind: EntryKind, file: string): Diagnosti
   const place = { file };
   const pathProblem = zipPathProblem(rel, file);
   if (pathProblem) return pathProblem;
-  if (kind !== 'file') return diagnose(BundleErrors.ZipSymlink, place, { path: rel, kind: kind === 'symlink' ? 'symbolic link' : 'special file (device, socket or pipe)' });
+  const path = shownPath(rel);
+  if (kind !== 'file') return diagnose(BundleErrors.ZipSymlink, place, { path, kind: kind === 'symlink' ? 'symbolic link' : 'special file (device, socket or pipe)' });
   const segments = rel.split('/');
-  if (segments.some((s) => s.toLowerCase() === '.git')) return diagnose(BundleErrors.ZipGitMetadata, place, { path: rel });
-  if (segments.some(isEnvName)) return diagnose(BundleErrors.ZipEnvFile, place, { path: rel });
-  if (isKeyFileName(segments[segments.length - 1]!)) return diagnose(BundleErrors.ZipKeyFile, place, { path: rel });
+  if (segments.some((s) => s.toLowerCase() === '.git')) return diagnose(BundleErrors.ZipGitMetadata, place, { path });
+  if (segments.some(isEnvName)) return diagnose(BundleErrors.ZipEnvFile, place, { path });
+  if (isKeyFileName(segments[segments.length - 1]!)) return diagnose(BundleErrors.ZipKeyFile, place, { path });
   return undefined;
+}
+
+/** The files the kit writes at the root of the candidate zip; a starter file may not take their names. */
+export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
+
+/** The name of the kit's own readme in a packet's zip: a lab's codebase keeps its README.md (the rules), so the kit's is PACKET.md. */
+export function readmeName(packet: Pick<Packet, 'lab'>): string {
+  return packet.lab ? 'PACKET.md' : 'README.md';
+}
+
+/**
+ * The generated file a starter path would land on (compared without case, as case-insensitive
+ * disks do), or undefined; `readme` is the name the kit's readme takes in this packet's zip.
+ */
+export function generatedNameOf(rel: string, readme = 'README.md'): string | undefined {
+  return GENERATED_FILES.map((g) => (g === 'README.md' ? readme : g)).find((g) => g.toLowerCase() === rel.toLowerCase());
+}
+
+/**
+ * Every file of a packet the build would refuse, found before anything is built: what the
+ * reviewer bundle refuses (it holds every file: paths, `.git`, `.env*`, key files) and, for the
+ * starter, what the candidate zip refuses besides (a name the kit generates). `packet check`
+ * reports these, with the build's own codes. Links and special files are left to the loader,
+ * which reports them already (PK111, PK117).
+ */
+export function packetFileRefusals(packet: Pick<Packet, 'dir' | 'entries' | 'lab'>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const e of packet.entries) {
+    if (e.kind !== 'file') continue;
+    const file = `${packet.dir}/${e.path}`;
+    const refusal = refusalOf(e.path, 'file', file);
+    if (refusal) {
+      out.push(refusal);
+      continue;
+    }
+    if (!e.path.startsWith('starter/')) continue;
+    const rel = e.path.slice('starter/'.length);
+    const starterRefusal = refusalOf(rel, 'file', file);
+    const generated = generatedNameOf(rel, readmeName(packet));
+    if (starterRefusal) out.push(starterRefusal);
+    else if (generated) out.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: shownPath(rel), generated }));
+  }
+  return out;
 }
 
 /** The text of a file for scanning, or undefined for binary content (invalid UTF-8 or a NUL byte). */

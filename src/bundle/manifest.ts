@@ -34,17 +34,31 @@ export type ManifestPacket = {
   rehearsal: RehearsalStatus;
 };
 
+/** The site's search index, when the build makes one. */
+export type ManifestSearch = {
+  /** The library that made it. */
+  engine: 'pagefind';
+  /** Its folder in the site, `pagefind/`. */
+  path: string;
+};
+
+/** The folder of the search index in the site folder. */
+export const SEARCH_DIR = 'pagefind';
+
 /** The manifest document. */
 export type Manifest = {
   schemaVersion: typeof MANIFEST_SCHEMA_VERSION;
+  /** The search index every packet of this manifest is in; absent when the build makes none. */
+  search?: ManifestSearch;
   /** Sorted by id. */
   packets: ManifestPacket[];
 };
 
 /** The manifest of a build: entries sorted by id, keys in a fixed order. */
-export function buildManifest(packets: readonly ManifestPacket[]): Manifest {
+export function buildManifest(packets: readonly ManifestPacket[], search?: ManifestSearch): Manifest {
   return {
     schemaVersion: MANIFEST_SCHEMA_VERSION,
+    ...(search ? { search: { engine: search.engine, path: search.path } } : {}),
     packets: [...packets]
       .sort((a, b) => comparePaths(a.id, b.id))
       .map((p) => ({ id: p.id, version: p.version, digest: p.digest, zip: p.zip, size: p.size, sha256: p.sha256, rehearsal: p.rehearsal })),

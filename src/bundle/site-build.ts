@@ -20,8 +20,8 @@ export interface SiteBuilderOptions {
   /** Absolute path of the packets folder, handed to the site as PACKET_KIT_PACKETS. */
   packetsDir: string;
   /**
-   * Start the build now, before the manifest exists: only for a site whose packets collection
-   * waits for it (the kit's own, see site-manifest-gate.ts). Otherwise the child only loads astro
+   * Start the build now, before the manifest exists: only for a site whose pages wait for it (the
+   * kit's own, see site-manifest-gate.ts). Otherwise the child only loads astro
    * now, and the build starts when {@link SiteBuilder.build} is called.
    */
   early: boolean;
@@ -95,8 +95,7 @@ async function moveInto(from: string, to: string): Promise<string | undefined> {
  * astro (see astro-build-child.ts), in a work folder inside the project, then the pages moved to
  * `outDir`. The child loads astro (~0.5 s) while the caller checks the packets and writes the
  * zips; with `early` it also starts the build at once, so that Vite is set up and the collections
- * that need no manifest are loaded meanwhile, and the packets collection waits until
- * {@link SiteBuilder.build} hands the manifest over.
+ * are loaded meanwhile, and the pages wait until {@link SiteBuilder.build} hands the manifest over.
  */
 export function startSiteBuilder(options: SiteBuilderOptions): SiteBuilder {
   const work = siteWorkDir(options.root, options.tag);

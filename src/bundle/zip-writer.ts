@@ -1,7 +1,7 @@
 import { ZipFile } from 'yazl';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
-import type { Diagnostic } from '../errors/diagnostic.ts';
+import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import { PacketKitError } from '../errors/packet-kit-error.ts';
 
 /**
@@ -54,13 +54,19 @@ export function zipTimestamp(): Date {
 /** Why a zip path is refused, as a diagnostic; undefined when it is fine. `file` is the diagnostic's file. */
 export function zipPathProblem(p: string, file: string = p): Diagnostic | undefined {
   const place = { file };
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return diagnose(BundleErrors.ZipAbsolutePath, place, { path: p });
+  const path = shownPath(p);
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return diagnose(BundleErrors.ZipAbsolutePath, place, { path });
   const segments = p.split(/[\\/]/);
-  if (segments.includes('..')) return diagnose(BundleErrors.ZipParentSegment, place, { path: p });
-  if (p === '') return diagnose(BundleErrors.ZipBadPath, place, { path: p, reason: 'is empty' });
-  if (p.includes('\\')) return diagnose(BundleErrors.ZipBadPath, place, { path: p, reason: 'contains a backslash' });
-  if (p.includes('\0')) return diagnose(BundleErrors.ZipBadPath, place, { path: p, reason: 'contains a NUL character' });
-  if (segments.some((s) => s === '' || s === '.')) return diagnose(BundleErrors.ZipBadPath, place, { path: p, reason: 'has an empty or "." segment' });
+  if (segments.includes('..')) return diagnose(BundleErrors.ZipParentSegment, place, { path });
+  if (p === '') return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'is empty' });
+  if (p.includes('\\')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a backslash' });
+  if (p.includes('\0')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a NUL character' });
+  const control = /[\u0001-\u001f\u007f]/.exec(p);
+  if (control) {
+    const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return diagnose(BundleErrors.ZipBadPath, place, { path, reason: `contains a control character (${code}), which unzip tools and terminals show as something else or not at all` });
+  }
+  if (segments.some((s) => s === '' || s === '.')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'has an empty or "." segment' });
   return undefined;
 }
 

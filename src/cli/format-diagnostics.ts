@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
-import type { Diagnostic } from '../errors/diagnostic.ts';
+import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import { normalizeText } from '../packets/frontmatter.ts';
 
 /** Version of the JSON diagnostics document. */
@@ -14,7 +14,7 @@ export function formatDiagnosticsText(list: readonly Diagnostic[], options: { cw
   const sourceCache = new Map<string, string | null>();
   const lines: string[] = [];
   for (const d of list) {
-    const where = `${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
+    const where = `${shownPath(d.file)}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
     const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
     lines.push(`${c.bold(where)} ${d.code} ${sev} ${d.message}${d.rule ? ` ${c.dim(`(${d.rule})`)}` : ''}`);
     lines.push(`  ${c.dim('hint:')} ${d.hint.replace(/\n/g, '\n  ')}`);

@@ -144,4 +144,12 @@ export const BundleErrors = {
     message: ({ signal }) => `The build was interrupted (${signal}). The staging folders were removed and the previous site and reviewer bundles are kept.`,
     hint: () => 'Run the build again.',
   }),
+  SearchIndexFailed: entry<{ reason: string }>({
+    code: 'PK317',
+    name: 'SearchIndexFailed',
+    title: 'Search index failed',
+    severity: 'error',
+    message: ({ reason }) => `The build stopped at step "search": the site's search index could not be made (${reason}). The previous site is kept.`,
+    hint: () => 'Check that the pagefind package installed its binary for this platform (`npx pagefind --version`); `npm ci` installs it.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

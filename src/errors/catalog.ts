@@ -2,6 +2,7 @@ import type { Diagnostic, Place, Severity } from './diagnostic.ts';
 import { entry, type CatalogEntry } from './entry.ts';
 import { BundleErrors } from './bundle-catalog.ts';
 import { GradeErrors } from './grade-catalog.ts';
+import { InternalErrors } from './internal-catalog.ts';
 import { LintErrors } from './lint-catalog.ts';
 import { JudgeFindings, RehearsalDefects } from './judge-catalog.ts';
 import { LabBundleErrors, LabDefects, LabErrors } from './lab-catalog.ts';
@@ -61,21 +62,22 @@ export const Errors = {
       `"${field}" is not a field of ${at}.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
     hint: ({ suggestion, known }) => (suggestion ? `Rename it to "${suggestion}".` : `Known fields: ${known}.`),
   }),
-  InvalidValue: entry<{ field: string; reason: string }>({
+  InvalidValue: entry<{ field: string; reason: string; part?: string }>({
     code: 'PK107',
     name: 'InvalidValue',
     title: 'Wrong type or value',
     severity: 'error',
     message: ({ field, reason }) => `"${field}" ${reason}.`,
-    hint: ({ field }) => `Fix the value of "${field}"; the JSON Schemas in public/schemas/ list every field and its type.`,
+    hint: ({ field, part }) => `Fix the value of "${field}"; \`npx packet explain ${part ? `${part}.` : ''}${field.replace(/\[\d+\]/g, '')}\` says what it holds, with an example.`,
   }),
-  MissingField: entry<{ field: string; at: string }>({
+  MissingField: entry<{ field: string; at: string; path?: string; part?: string }>({
     code: 'PK108',
     name: 'MissingField',
     title: 'Required field missing',
     severity: 'error',
     message: ({ field, at }) => `${at} has no "${field}", and it is required.`,
-    hint: ({ field }) => `Add "${field}:" with a value.`,
+    hint: ({ field, path, part }) =>
+      `Add "${field}:" with a value${path ? `; \`npx packet explain ${part ? `${part}.` : ''}${path.replace(/\[\d+\]/g, '')}\` says what it holds, with an example` : ''}.`,
   }),
   EmptyBody: entry<{ part: string }>({
     code: 'PK109',
@@ -145,6 +147,24 @@ export const Errors = {
       tree === 'starter'
         ? 'Put the deliberately broken code and its visible tests in starter/.'
         : `Create ${tree}/ with the files it overlays.`,
+  }),
+  YamlTooManyAliases: entry<{ max: number }>({
+    code: 'PK118',
+    name: 'YamlTooManyAliases',
+    title: 'YAML aliases expand too far',
+    severity: 'error',
+    message: ({ max }) =>
+      `The frontmatter's aliases (*name) expand past the limit of ${max} alias uses, counting the aliases inside what each one repeats. Aliases that repeat aliases grow exponentially (a "billion laughs"), so the file is not read any further.`,
+    hint: () => 'Write the values out instead of using anchors (&name) and aliases (*name); a packet\'s frontmatter never needs them.',
+  }),
+  YamlTooDeep: entry<{ max: number }>({
+    code: 'PK119',
+    name: 'YamlTooDeep',
+    title: 'YAML nested too deeply',
+    severity: 'error',
+    message: ({ max }) =>
+      `The frontmatter nests more than ${max} levels of lists and maps here. No packet field goes deeper than five, and deeper input is how a parser is made to run out of stack, so the file is not read any further.`,
+    hint: () => 'Check the indentation and the brackets from here on: a field nested this deep is almost always a bracket or an indent too many.',
   }),
   UnreadableFile: entry<{ reason: string }>({
     code: 'PK117',
@@ -262,6 +282,24 @@ export const Errors = {
       `The deliverable ${deliverable} is not in the starter and no workspace.allow glob covers it, so handing it in breaks the workspace contract and no submission can pass.`,
     hint: ({ deliverable }) => `Add "${deliverable}" (or a glob that covers it) to workspace.allow.`,
   }),
+  UnusedReply: entry<{ path: string; named: string }>({
+    code: 'PK130',
+    name: 'UnusedReply',
+    title: 'Scripted reply that nothing uses',
+    severity: 'warning',
+    message: ({ path, named }) =>
+      `"${path}" is in replies/, but no failure mode names it in "reply" (replies named: ${named}), and only replies/sample.md is used without one. The rehearsal never runs it, so what it was meant to prove goes unproven.`,
+    hint: ({ path }) => `Add "reply: ${path}" to the failure mode it commits, rename it to match the mode's reply, or delete it.`,
+  }),
+  PacketCheckCrashed: entry<{ step: string; reason: string }>({
+    code: 'PK131',
+    name: 'PacketCheckCrashed',
+    title: 'Checking a packet failed inside the kit',
+    severity: 'error',
+    message: ({ step, reason }) =>
+      `${step} this packet failed inside packet-kit (${reason}). That is a bug in the kit, not a problem named in the packet; the other packets were checked as usual.`,
+    hint: () => 'Run `npx packet check` on this packet alone to see it again, and report it with the packet attached.',
+  }),
   SandboxUnavailable: entry<{ reason: string }>({
     code: 'PK401',
     name: 'SandboxUnavailable',
@@ -309,6 +347,6 @@ export function diagnose<E extends CatalogEntry<any>>(
 
 /** Every catalog entry, sorted by code: the source of the error reference. */
 export function catalogEntries(): CatalogEntry<any>[] {
-  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
+  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
   return all.sort((a, b) => a.code.localeCompare(b.code));
 }

@@ -25,6 +25,11 @@ export interface Diagnostic {
   sensitive?: boolean;
 }
 
+/** A path as messages show it: control characters written as escapes (`\n`, `\u001b`), so a name cannot break or forge a line of output. */
+export function shownPath(p: string): string {
+  return p.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
 /** A place in a file. */
 export interface Place {
   file: string;

@@ -14,7 +14,7 @@ import { judgeRun } from '../judge/judge-run.ts';
 import { staticFindings } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
-import { scanTextsForSecrets } from '../lint/rules/no-secrets.ts';
+import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
 import { buildScorecard, scorecardMarkdown, type Scorecard } from './scorecard.ts';
 
@@ -139,9 +139,8 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
     extra.push(finding('version', GradeErrors.VersionMismatch, { stated: `version ${stated.version ?? '?'}${stated.digest ? ` (digest ${stated.digest.slice(0, 12)})` : ''}`, current }, { file: 'README.md' }));
   }
   const texts = [...intake.files].filter(([, b]) => !b.includes(0));
-  for (const s of await scanTextsForSecrets(texts.map(([, b]) => b.toString('utf8')))) {
-    const file = texts[s.index]![0];
-    extra.push({ ...finding('secret', GradeErrors.SecretInSubmission, { kind: s.kind, scanner: s.scanner }, { file, line: s.line }) });
+  for (const s of await scanManyForSecrets(texts.map(([file, b]) => ({ text: b.toString('utf8'), file })))) {
+    extra.push({ ...finding('secret', GradeErrors.SecretInSubmission, s.params, { file: s.place.file, ...(s.place.line ? { line: s.place.line } : {}) }) });
   }
   const submission = { files: intake.files, deleted: [] };
   // The cheap findings first, in milliseconds, before any sandbox.

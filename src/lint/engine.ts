@@ -1,4 +1,4 @@
-import { diagnose } from '../errors/catalog.ts';
+import { diagnose, Errors } from '../errors/catalog.ts';
 import { sortDiagnostics, type Diagnostic } from '../errors/diagnostic.ts';
 import { LintErrors } from '../errors/lint-catalog.ts';
 import type { Drill } from '../packets/drill.ts';
@@ -8,6 +8,7 @@ import { PART_FILES } from '../packets/schema/index.ts';
 import { checkRuleSettings, DEFAULT_LINT_CONFIG, PACKET_CONFIG_FILE, parseLintConfig, resolveRule, type LintConfig } from './config.ts';
 import { findDirectives, type Directive } from './directives.ts';
 import type { PacketFiles } from './files.ts';
+import type { LintCache } from './lint-cache.ts';
 import { parseBody, type ParsedBody } from './markdown.ts';
 import { kindsOf, type DrillRuleContext, type PartKey, type Rule, type RuleContext, type StarterFile } from './rule.ts';
 import { lintRules } from './rules/index.ts';
@@ -20,6 +21,8 @@ export interface LintOptions {
   files?: PacketFiles;
   /** The rules to run; every rule when absent. */
   rules?: readonly Rule[];
+  /** Results of earlier runs, reused for unchanged packets (every rule runs, so only with all of them). */
+  cache?: LintCache;
 }
 
 function decodeText(bytes: Uint8Array): string | undefined {
@@ -125,7 +128,23 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 /** Lint every packet; the project config's own problems (unknown rules, bad options) are reported once. */
 export async function lintPackets(packets: readonly Packet[], options: LintOptions = {}): Promise<Diagnostic[]> {
   const diagnostics = options.config ? checkRuleSettings(options.config, lintRules) : [];
-  for (const packet of packets) diagnostics.push(...(await lintPacket(packet, options)));
+  const cache = options.rules ? undefined : options.cache;
+  for (const packet of packets) {
+    try {
+      const cached = await cache?.get(packet, options.config);
+      if (cached) {
+        diagnostics.push(...cached);
+        continue;
+      }
+      const found = await lintPacket(packet, options);
+      await cache?.set(packet, options.config, found);
+      diagnostics.push(...found);
+    } catch (err) {
+      // A rule that throws on input nobody foresaw costs that packet its lint, never the others theirs.
+      const reason = err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
+      diagnostics.push(diagnose(Errors.PacketCheckCrashed, { file: packet.dir }, { step: 'Linting', reason: reason.slice(0, 200) }));
+    }
+  }
   return sortDiagnostics(diagnostics);
 }
 

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
-import { buildStatus, parseBuildManifest, type BuildManifest } from './build-status.ts';
 import { starterReader } from './fs-source.ts';
-import { readSources } from './load.ts';
+import { parsePacketIsolated, readSources } from './load.ts';
 import type { Packet } from './packet.ts';
 import { declaredKind, parsePacket } from './parse.ts';
 import { publicDrill, publicDrillSchema } from './public-drill.ts';
@@ -16,11 +14,6 @@ import { publicPacket, publicPacketSchema, type PublicPacket } from './public.ts
 export interface PacketLoaderOptions {
   /** The packets folder, relative to the project root. */
   packetsDir: string;
-  /**
-   * The build manifest (`packets.json` written by `packet build`), absolute or relative to the
-   * project root. Without one every packet shows as not built and not rehearsed.
-   */
-  manifest?: string;
   /**
    * Turns a part body (MDX) into the Markdown the site renders, given the body and its file; the
    * site passes the zip's own conversion, so a page shows what PROMPT.md holds. Default: the body
@@ -35,7 +28,7 @@ async function loadPublicPackets(context: LoaderContext, packetsDir: string): Pr
   const { sources } = await readSources({ packetsDir, cwd });
   const out: { packet: Packet; view: PublicPacket }[] = [];
   for (const source of sources) {
-    const { packet, drill, diagnostics } = parsePacket(source);
+    const { packet, drill, diagnostics } = parsePacketIsolated(source);
     if (drill) continue; // drills are their own collection (drillLoader)
     const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
     if (!packet || errors.length) {
@@ -47,31 +40,22 @@ async function loadPublicPackets(context: LoaderContext, packetsDir: string): Pr
   return out;
 }
 
-async function readManifest(context: LoaderContext, file: string | undefined): Promise<BuildManifest | undefined> {
-  if (!file) return undefined;
-  const abs = path.resolve(fileURLToPath(context.config.root), file);
-  const text = await readFile(abs, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new Error(`the build manifest ${abs} cannot be read (${err.code ?? err.message}); run \`npx packet build\`, or unset PACKET_KIT_MANIFEST for a site without downloads`);
-  });
-  return parseBuildManifest(text, abs);
-}
-
 /**
  * The Astro content loader of the site. It reads the same files through the same parse function,
- * schema and id function as the CLI, and stores only each packet's public view, merged with its
- * build status (zip and rehearsal) from the manifest, matched by id and digest. The entry's body
- * is the prompt, rendered as Markdown for `render()`.
+ * schema and id function as the CLI, and stores only each packet's public view. The entry's body
+ * is the prompt, rendered as Markdown for `render()`. A packet's build status (its zip, its
+ * rehearsal) is not stored here: pages read it from the build manifest when they render
+ * (src/site/build-status-of.ts), so the collection loads while `packet build` still writes the zips.
  */
 export function packetLoader(options: PacketLoaderOptions): Loader {
   return {
     name: 'packet-kit',
     schema: publicPacketSchema,
     async load(context: LoaderContext) {
-      const manifest = await readManifest(context, options.manifest);
       const packets = await loadPublicPackets(context, options.packetsDir);
       context.store.clear();
       for (const { packet, view } of packets) {
-        const data = await context.parseData({ id: packet.id, data: { ...view, ...buildStatus(manifest, packet.id, packet.digest) } });
+        const data = await context.parseData({ id: packet.id, data: view });
         const body = packet.prompt.body;
         const markdown = options.markdownOf?.(body, packet.prompt.file) ?? body;
         context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
@@ -123,7 +107,7 @@ export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'm
       const { sources } = await readSources({ packetsDir: options.packetsDir, cwd });
       context.store.clear();
       for (const source of sources) {
-        const { drill, diagnostics } = parsePacket(source);
+        const { drill, diagnostics } = parsePacketIsolated(source);
         if (!drill && declaredKind(source.parts.prompt) !== 'drill') continue;
         const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
         if (!drill || errors.length) {

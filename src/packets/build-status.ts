@@ -53,6 +53,8 @@ export const manifestPacketSchema = z.looseObject({
 export const buildManifestSchema = z.looseObject({
   /** The manifest format; this reader understands {@link BUILD_MANIFEST_SCHEMA_VERSION}. */
   schemaVersion: z.literal(BUILD_MANIFEST_SCHEMA_VERSION),
+  /** The site's search index, holding every packet of the manifest; absent when the build made none. */
+  search: z.looseObject({ engine: z.literal('pagefind'), path: z.string().min(1) }).optional(),
   /** One entry per packet built. */
   packets: z.array(manifestPacketSchema),
 });
@@ -66,6 +68,8 @@ export interface BuildStatus {
   download?: Download;
   /** The rehearsal status of this exact digest. */
   rehearsal: RehearsalStatus;
+  /** True when this digest is in the site's search index. */
+  indexed?: true;
 }
 
 /** Parse the text of `packets.json`; throws an error naming the file and the first problems. */
@@ -92,5 +96,5 @@ export function parseBuildManifest(text: string, file: string): BuildManifest {
 export function buildStatus(manifest: BuildManifest | undefined, id: string, digest: string): BuildStatus {
   const entry = manifest?.packets.find((p) => p.id === id && p.digest === digest);
   if (!entry) return { rehearsal: 'not-rehearsed' };
-  return { download: { zip: entry.zip, size: entry.size, sha256: entry.sha256 }, rehearsal: entry.rehearsal };
+  return { download: { zip: entry.zip, size: entry.size, sha256: entry.sha256 }, rehearsal: entry.rehearsal, ...(manifest?.search ? { indexed: true as const } : {}) };
 }

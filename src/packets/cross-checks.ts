@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { LabErrors } from '../errors/lab-catalog.ts';
-import type { Packet } from './packet.ts';
+import { MUTANTS_REPLY, type Packet } from './packet.ts';
 import type { Part } from './part.ts';
 import { placeOf } from './place.ts';
 import type { PacketKind } from './schema/index.ts';
@@ -13,7 +13,7 @@ export const LARGE_FILE_BYTES = 1024 * 1024;
 
 /** The automatic rubric checks each kind of packet can score. */
 export const AUTO_CHECKS_OF_KIND: Readonly<Record<PacketKind, readonly string[]>> = {
-  takehome: ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace'],
+  takehome: ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace', 'receipts'],
   lab: ['tests', 'hidden-tests', 'visible-tests', 'choices'],
   drill: ['choices'],
 };
@@ -99,6 +99,15 @@ export function crossCheck(packet: Packet): Diagnostic[] {
     if (!/[/.]/.test(d) || trees.starter.includes(d) || allowMatchers.some((m) => m(d))) return;
     out.push(diagnose(Errors.DeliverableOutsideAllow, placeOf(prompt, ['deliverables', i]), { deliverable: d }));
   });
+
+  // A reply file nothing names is never rehearsed: say so, since what it was meant to prove goes unproven.
+  const namedReplies = (failures?.data.modes ?? []).flatMap((m) => (m.reply?.startsWith('replies/') ? [m.reply.slice('replies/'.length)] : []));
+  for (const file of trees.replies) {
+    if (file === 'sample.md' || file === MUTANTS_REPLY || namedReplies.includes(file)) continue;
+    out.push(
+      diagnose(Errors.UnusedReply, { file: `${packet.dir}/replies/${file}` }, { path: `replies/${file}`, named: namedReplies.map((r) => `replies/${r}`).join(', ') || 'none' }),
+    );
+  }
 
   prompt.data.protected.forEach((glob, i) => {
     const match = picomatch(glob, { dot: true });

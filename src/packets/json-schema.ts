@@ -7,7 +7,16 @@ export function partJsonSchema(part: PartName): Record<string, unknown> {
 }
 
 function withId(name: string, title: string, schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves out the examples of a field whose value is transformed (a date read as text), as
+    // they describe the output; the examples written here are input, what an author types.
+    override: (ctx) => {
+      const examples = z.globalRegistry.get(ctx.zodSchema as unknown as z.ZodType)?.examples;
+      if (examples && ctx.jsonSchema.examples === undefined) ctx.jsonSchema.examples = examples as unknown[];
+    },
+  }) as Record<string, unknown>;
   return { $id: `https://packet-kit.local/schemas/${name}.schema.json`, title, ...json };
 }
 

@@ -62,13 +62,26 @@ export async function readSources(options: LoadOptions): Promise<{ sources: Pack
   return { sources, diagnostics };
 }
 
+/**
+ * {@link parsePacket}, with an exception (a bug of the kit on input nobody foresaw) turned into a
+ * diagnostic of that packet, so one packet can never stop the others from being read.
+ */
+export function parsePacketIsolated(source: PacketSource): ReturnType<typeof parsePacket> {
+  try {
+    return parsePacket(source);
+  } catch (err) {
+    const reason = err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
+    return { diagnostics: [...source.problems, diagnose(Errors.PacketCheckCrashed, { file: source.dir }, { step: 'Reading', reason: reason.slice(0, 200) })] };
+  }
+}
+
 /** The filesystem loader of the CLI: read, parse and cross-check every packet. */
 export async function loadPackets(options: LoadOptions): Promise<LoadResult> {
   const { sources, diagnostics } = await readSources(options);
   const packets: Packet[] = [];
   const drills: Drill[] = [];
   for (const source of sources) {
-    const result = parsePacket(source);
+    const result = parsePacketIsolated(source);
     diagnostics.push(...result.diagnostics);
     if (result.packet) packets.push(result.packet);
     if (result.drill) drills.push(result.drill);

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { PART_SCHEMAS, type PartName } from './schema/index.ts';
 import { validatePart } from './validate-part.ts';
-import { parseLocatedYaml, type LocatedYaml } from './yaml-positions.ts';
+import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseLocatedYaml, type LocatedYaml } from './yaml-positions.ts';
 
 /** One parsed part file. */
 export interface Part<F> {
@@ -54,9 +54,12 @@ export function parsePartWith<S extends z.core.$ZodType>(
   const yaml = parseLocatedYaml(split.yaml);
   if (yaml.errors.length) {
     return {
-      diagnostics: yaml.errors.map((e) =>
-        diagnose(Errors.YamlSyntax, { file, line: e.line + split.yamlLine - 1, column: e.column }, { reason: e.message }),
-      ),
+      diagnostics: yaml.errors.map((e) => {
+        const place = { file, line: e.line + split.yamlLine - 1, column: e.column };
+        if (e.kind === 'depth') return diagnose(Errors.YamlTooDeep, place, { max: MAX_YAML_DEPTH });
+        if (e.kind === 'aliases') return diagnose(Errors.YamlTooManyAliases, place, { max: MAX_YAML_ALIASES });
+        return diagnose(Errors.YamlSyntax, place, { reason: e.message });
+      }),
     };
   }
   if (yaml.value !== undefined && yaml.value !== null && (typeof yaml.value !== 'object' || Array.isArray(yaml.value))) {

@@ -3,7 +3,6 @@ import type { LabModel } from './lab-model.ts';
 import type { Packet } from './packet.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
-import { downloadSchema, rehearsalStatusSchema } from './build-status.ts';
 import { countVisibleTests } from './visible-tests.ts';
 
 /** A starter file as the public site sees it. */
@@ -73,10 +72,6 @@ export const publicPacketSchema = z.strictObject({
   visibleTests: z.int().nonnegative().optional(),
   /** A lab's suggestions as the candidate sees them (never their key); absent for a take-home. */
   lab: publicLabSchema.optional(),
-  /** The candidate zip of this digest, from the build manifest; absent when the site is built without one, or the manifest names another digest. Set by the site's loader, never by {@link publicPacket}. */
-  download: downloadSchema.optional(),
-  /** The rehearsal status of this digest, from the build manifest; absent reads as `not-rehearsed`. Set by the site's loader, never by {@link publicPacket}. */
-  rehearsal: rehearsalStatusSchema.optional(),
 });
 
 /** The public view of a packet. */

@@ -85,6 +85,7 @@ export function validatePart<S extends z.core.$ZodType>(
     column: p.column,
   });
   const raw = yaml.value ?? {};
+  const part = place.label.replace(/\.mdx$/, '');
   const result = (schema as unknown as z.ZodType).safeParse(raw);
   if (result.success) return { data: result.data as z.output<S>, diagnostics };
   for (const issue of result.error.issues) {
@@ -116,6 +117,8 @@ export function validatePart<S extends z.core.$ZodType>(
           diagnose(Errors.MissingField, toFile(yaml.positionOf(parent)), {
             field,
             at: parent.length ? `"${fieldName(parent)}"` : place.label,
+            path: fieldName(path),
+            part,
           }),
         );
       }
@@ -130,7 +133,7 @@ export function validatePart<S extends z.core.$ZodType>(
     diagnostics.push(
       isPathRule
         ? diagnose(Errors.UnsafePath, toFile(yaml.positionOf(path)), { path: String(here.value), reason: issue.message })
-        : diagnose(Errors.InvalidValue, toFile(yaml.positionOf(path)), { field: fieldName(path), reason }),
+        : diagnose(Errors.InvalidValue, toFile(yaml.positionOf(path)), { field: fieldName(path), reason, part }),
     );
   }
   return { diagnostics };

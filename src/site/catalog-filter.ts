@@ -14,6 +14,8 @@ export interface CatalogQuery {
 
 /** What a card offers to the filters (read from its data attributes). */
 export interface CardFacts {
+  /** The packet id. */
+  id: string;
   level: string;
   language: string;
   tags: readonly string[];
@@ -29,14 +31,17 @@ export function normalizeText(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** Does a card match the query? */
-export function matchesQuery(card: CardFacts, query: CatalogQuery): boolean {
+/**
+ * Does a card match the query? The free text matches when every word is in the card's own text,
+ * or when the site's search index found the packet for it (`found`: ids, for the query's `q`).
+ */
+export function matchesQuery(card: CardFacts, query: CatalogQuery, found?: ReadonlySet<string>): boolean {
   if (query.level && card.level !== query.level) return false;
   if (query.language && card.language !== query.language) return false;
   if (query.tag && !card.tags.includes(query.tag)) return false;
   const words = normalizeText(query.q).split(' ').filter(Boolean);
   const text = normalizeText(card.text);
-  return words.every((w) => text.includes(w));
+  return words.every((w) => text.includes(w)) || (found?.has(card.id) ?? false);
 }
 
 /** Read a query from a URL's search string (`?level=mid&q=retry`). */

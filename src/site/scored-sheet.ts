@@ -44,8 +44,22 @@ export interface ScoredSheet {
   candidate?: string;
   /** Who scored, as typed on the card (optional). */
   reviewer?: string;
-  /** When the sheet was exported, ISO 8601. */
+  /** The day the card was scored, `YYYY-MM-DD`, as the reviewer set it on the card (optional). */
+  scoredOn?: string;
+  /** The reviewer's notes per rubric row id, rows without notes left out (optional). */
+  notes?: Record<string, string>;
+  /** When the sheet was exported (or saved in the browser), ISO 8601. */
   date: string;
+}
+
+/** What a person typed on the card besides the scores. */
+export interface SheetExtras {
+  candidate?: string;
+  reviewer?: string;
+  /** `YYYY-MM-DD`. */
+  scoredOn?: string;
+  /** Notes per row id. */
+  notes?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Scores with every row scored, or `undefined` while some row is still open. */
@@ -60,15 +74,14 @@ export function completeScores(card: ScoringCard, scores: Readonly<Record<string
 }
 
 /** Make the sheet for a card and its scores, with rows in the rubric's order. */
-export function scoredSheet(
-  card: ScoringCard,
-  scores: Readonly<Record<string, number | undefined>>,
-  extra: { date: Date; candidate?: string; reviewer?: string },
-): ScoredSheet {
+export function scoredSheet(card: ScoringCard, scores: Readonly<Record<string, number | undefined>>, extra: SheetExtras & { date: Date }): ScoredSheet {
   const ordered: Record<string, number> = {};
+  const notes: Record<string, string> = {};
   for (const row of card.rubric.rows) {
     const score = scores[row.id];
     if (score !== undefined) ordered[row.id] = score;
+    const note = extra.notes?.[row.id]?.trim();
+    if (note) notes[row.id] = note;
   }
   return {
     schemaVersion: SCORED_SHEET_SCHEMA_VERSION,
@@ -80,6 +93,8 @@ export function scoredSheet(
     decision: decide(card.rubric, ordered),
     ...(extra.candidate?.trim() ? { candidate: extra.candidate.trim() } : {}),
     ...(extra.reviewer?.trim() ? { reviewer: extra.reviewer.trim() } : {}),
+    ...(extra.scoredOn && ISO_DAY.test(extra.scoredOn) ? { scoredOn: extra.scoredOn } : {}),
+    ...(Object.keys(notes).length ? { notes } : {}),
     date: extra.date.toISOString(),
   };
 }
@@ -90,9 +105,12 @@ export function scoredSheetFileName(sheet: Pick<ScoredSheet, 'id' | 'version' | 
   return `${sheet.id}-${sheet.version}-scored${who ? `-${who}` : ''}.json`;
 }
 
+/** A day as `YYYY-MM-DD`. */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 /** The outcome of reading a sheet back. */
 export type ReadSheetResult =
-  | { ok: true; scores: Record<string, number>; candidate: string; reviewer: string; date: string }
+  | { ok: true; scores: Record<string, number>; candidate: string; reviewer: string; scoredOn: string; notes: Record<string, string>; date: string }
   | { ok: false; message: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -134,6 +152,42 @@ export function readScoredSheet(text: string, card: ScoringCard): ReadSheetResul
     }
     scores[rowId] = value;
   }
+  const notes: Record<string, string> = {};
+  if (json.notes !== undefined) {
+    if (!isRecord(json.notes)) return { ok: false, message: 'This sheet\'s "notes" is not a map of row ids to text. Nothing was changed.' };
+    for (const [rowId, value] of Object.entries(json.notes)) {
+      if (!card.rubric.rows.some((r) => r.id === rowId)) return { ok: false, message: `This sheet has notes on a row "${rowId}" that this rubric does not have. Nothing was changed.` };
+      if (typeof value !== 'string') return { ok: false, message: `The notes on row "${rowId}" are not text. Nothing was changed.` };
+      notes[rowId] = value;
+    }
+  }
   const asText = (v: unknown) => (typeof v === 'string' ? v : '');
-  return { ok: true, scores, candidate: asText(json.candidate), reviewer: asText(json.reviewer), date: asText(json.date) };
+  const scoredOn = asText(json.scoredOn);
+  return { ok: true, scores, candidate: asText(json.candidate), reviewer: asText(json.reviewer), scoredOn: ISO_DAY.test(scoredOn) ? scoredOn : '', notes, date: asText(json.date) };
+}
+
+/** Where the browser keeps the card being scored, so a reload does not lose it: one draft per packet version. */
+export function draftKey(card: Pick<ScoringCard, 'id' | 'digest'>): string {
+  return `packet-kit:scoring:${card.id}:${card.digest}`;
+}
+
+/** True when a sheet holds nothing a person typed: no score, no note, no name. */
+export function isBlankSheet(sheet: Pick<ScoredSheet, 'scores' | 'notes' | 'candidate' | 'reviewer'>): boolean {
+  return !Object.keys(sheet.scores).length && !Object.keys(sheet.notes ?? {}).length && !sheet.candidate && !sheet.reviewer;
+}
+
+/**
+ * The words the card shows for a score. A score without words of its own (2 on a row that
+ * describes 0, 1 and 3) lies between the nearest scores that have them: "Between 1 and 3".
+ */
+export function levelWords(levels: Readonly<Record<string, string>>, points: number): { words: string; own: boolean } {
+  const own = levels[String(points)];
+  if (own !== undefined) return { words: own, own: true };
+  const described = Object.keys(levels).map(Number).filter(Number.isInteger).sort((a, b) => a - b);
+  const below = described.filter((p) => p < points).at(-1);
+  const above = described.find((p) => p > points);
+  if (below !== undefined && above !== undefined) return { words: `Between ${below} and ${above}.`, own: false };
+  if (below !== undefined) return { words: `More than ${below}.`, own: false };
+  if (above !== undefined) return { words: `Less than ${above}.`, own: false };
+  return { words: '', own: false };
 }

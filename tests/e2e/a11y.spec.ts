@@ -38,10 +38,41 @@ function pagesToScan(): [string, string][] {
 
 for (const [name, url] of pagesToScan()) {
   test(`axe finds no serious or critical violation: ${name}`, async ({ page }) => {
+    // axe checks the contrast of every highlighted token: on a busy 2-core machine a packet page takes 10-20 s.
+    test.setTimeout(60_000);
     await page.goto(url);
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+test.describe('in dark mode', () => {
+  test.use({ colorScheme: 'dark' });
+  const dark: [string, string][] = [
+    ['catalog', '/'],
+    ['error reference', '/errors/'],
+    [`packet ${packets.at(-1)!.id}`, `/packets/${packets.at(-1)!.id}/`],
+    [`rubric ${packets[0]!.id}`, `/packets/${packets[0]!.id}/rubric/`],
+  ];
+  for (const [name, url] of dark) {
+    test(`axe finds no serious or critical violation: ${name}`, async ({ page }) => {
+      test.setTimeout(60_000);
+      await page.goto(url);
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
+});
+
+test('no page is wider than a 390 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide: string[] = [];
+  for (const [name, url] of [...pagesToScan(), ...packets.map((p): [string, string] => [`packet ${p.id}`, `/packets/${p.id}/`])]) {
+    await page.goto(url);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 390) wide.push(`${name}: ${width} px`);
+  }
+  expect(wide).toEqual([]);
+});
 
 test('axe finds no serious violation on a scored rubric, a filtered catalog, or the 404 page', async ({ page, problems }) => {
   const packet = packets.find((p) => p.rubric.vetoes.length > 0) ?? packets[0]!;
@@ -79,6 +110,24 @@ test('every page has a language, landmarks, one h1, a title and the favicon', as
     await expect(page.getByRole('heading', { level: 1 }), name).toHaveCount(1);
     expect(await page.title(), name).not.toBe('');
   }
+});
+
+test('the error reference has a table of contents, an anchor per code, and each lint rule\'s bad and good example', async ({ page }) => {
+  const { catalogEntries } = await import('../../src/errors/catalog.ts');
+  const { lintRules } = await import('../../src/lint/rules/index.ts');
+  await page.goto('/errors/#PK213');
+  const entries = catalogEntries();
+  const toc = page.getByRole('navigation', { name: 'Error codes' });
+  await expect(toc.getByRole('link')).toHaveCount(entries.length + new Set(entries.map((e) => e.code[2])).size);
+  for (const e of entries) await expect(page.locator(`article#${e.code}`)).toHaveCount(1);
+  await expect(page.locator('#PK213')).toBeInViewport();
+  for (const rule of lintRules) {
+    const example = page.locator(`#${rule.entry.code} [data-rule="${rule.id}"]`);
+    await expect(example.locator('figure').first()).toContainText(rule.docs.bad.split('\n')[0]!);
+    await expect(example.locator('figure').last()).toContainText(rule.docs.good.split('\n')[0]!);
+  }
+  await toc.getByRole('link', { name: /PK106/ }).click();
+  await expect(page).toHaveURL(/\/errors\/#PK106$/);
 });
 
 test('the skip link and focus are visible from the keyboard', async ({ page }) => {

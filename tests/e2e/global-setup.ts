@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { buildFixtureSite, run } from './support/fixture-site.ts';
 import { ROOT } from './support/packets.ts';
-import { serveStatic } from './support/static-server.ts';
+import { serveStatic } from '../../src/preview/static-server.ts';
 
 /**
  * Build the site once, serve it on 127.0.0.1 at a free port, and publish where it is through the

@@ -82,6 +82,24 @@ for (const packet of packets) {
   });
 }
 
+test('the page says the hire bar with its number, and copies the test command and the checksum commands', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  for (const packet of packets.slice(0, 2)) {
+    await page.goto(`/packets/${packet.id}/`);
+    await expect(page.locator('[data-scoring-summary]')).toHaveText(new RegExp(`points in all; the hire bar is ${packet.rubric.hireBar}\\.$`));
+    const copy = page.getByRole('button', { name: 'Copy the test command' });
+    await copy.click();
+    await expect(copy).toHaveText('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(packet.prompt.test);
+    const expected = expectedBuild(site, packet).download;
+    if (!expected) continue;
+    await expect(page.locator('[data-checksum="linux"]')).toHaveText(`sha256sum ${expected.zip}`);
+    await expect(page.locator('[data-checksum="macos"]')).toHaveText(`shasum -a 256 ${expected.zip}`);
+    await page.getByRole('button', { name: 'Copy the macOS checksum command' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`shasum -a 256 ${expected.zip}`);
+  }
+});
+
 /** The folder every zip entry sits in (`red-log-gate-1.0.0/`), or '' when they sit at the root. */
 function commonFolder(names: string[]): string {
   const first = names[0]?.split('/')[0];

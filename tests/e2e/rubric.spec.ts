@@ -17,6 +17,14 @@ async function score(page: Page, scores: Record<string, number>) {
   }
 }
 
+/** Clear the card through its confirmation. */
+async function clearCard(page: Page) {
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Clear this card?' });
+  if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Clear the card' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+}
+
 const fullMarks = (packet: PublicPacket) => Object.fromEntries(packet.rubric.rows.map((r) => [r.id, r.max]));
 const decision = (page: Page) => page.locator('[data-decision-text]');
 
@@ -73,8 +81,8 @@ for (const packet of packets) {
       await expect(decision(page)).toHaveText(`No hire: ${total} of ${max} is below the hire bar of ${hireBar}.`);
     }
 
-    // Clearing the card clears the decision.
-    await page.getByRole('button', { name: 'Clear' }).click();
+    // Clearing the card asks first, then clears the decision.
+    await clearCard(page);
     await expect(decision(page)).toHaveText(/Tick one score per row/);
     await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
   });
@@ -83,10 +91,14 @@ for (const packet of packets) {
 test('the scoring form works from the keyboard alone', async ({ page }) => {
   const packet = packets.find((p) => p.rubric.vetoes.length > 0) ?? packets[0]!;
   await page.goto(`/packets/${packet.id}/rubric/`);
+  /** Press Tab (or Shift+Tab) until `target` has the focus: it must be reachable, and soon (the date's fields and each row's notes lie between rows). */
+  const tabTo = async (target: ReturnType<Page['locator']>, key = 'Tab') => {
+    for (let i = 0; i < 16 && !(await target.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press(key);
+    await expect(target).toBeFocused();
+  };
   await page.getByLabel('Reviewer', { exact: true }).focus();
   for (const row of packet.rubric.rows) {
-    await page.keyboard.press('Tab'); // into the row's radio group, on its first radio
-    await expect(page.locator(`[data-row="${row.id}"] input[value="0"]`)).toBeFocused();
+    await tabTo(page.locator(`[data-row="${row.id}"] input[value="0"]`)); // into the row's radio group, on its first radio
     await page.keyboard.press('Space');
     for (let i = 0; i < row.max; i++) await page.keyboard.press('ArrowRight');
     await expect(page.locator(`[data-row="${row.id}"] input[value="${row.max}"]`)).toBeChecked();
@@ -95,11 +107,9 @@ test('the scoring form works from the keyboard alone', async ({ page }) => {
   // Back up to a vetoed row (Shift+Tab) and lower it to its veto threshold with the arrows.
   const veto = packet.rubric.vetoes[0];
   if (veto) {
-    const rows = packet.rubric.rows;
-    const index = rows.findIndex((r) => r.id === veto.row);
-    for (let i = rows.length - 1; i > index; i--) await page.keyboard.press('Shift+Tab');
-    await expect(page.locator(`[data-row="${veto.row}"] input[value="${rows[index]!.max}"]`)).toBeFocused();
-    for (let i = rows[index]!.max; i > veto.atMost; i--) await page.keyboard.press('ArrowLeft');
+    const row = packet.rubric.rows.find((r) => r.id === veto.row)!;
+    await tabTo(page.locator(`[data-row="${veto.row}"] input[value="${row.max}"]`), 'Shift+Tab');
+    for (let i = row.max; i > veto.atMost; i--) await page.keyboard.press('ArrowLeft');
     await expect(page.locator(`[data-row="${veto.row}"] input[value="${veto.atMost}"]`)).toBeChecked();
     await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'no-hire');
   }
@@ -111,13 +121,16 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
   const scores = { ...fullMarks(packet), ...(veto ? { [veto.row]: veto.atMost } : {}) };
   await page.goto(`/packets/${packet.id}/rubric/`);
 
-  // Exporting an incomplete card is refused.
+  // Exporting an incomplete card is refused, and the refusal goes once every row is scored.
   await page.getByRole('button', { name: 'Export scored sheet (JSON)' }).click();
   await expect(page.locator('[data-sheet-status]')).toHaveText(/Score every row before exporting/);
 
   await score(page, scores);
+  await expect(page.locator('[data-sheet-status]')).toHaveText('');
   await page.getByLabel('Candidate', { exact: true }).fill('Ada Lovelace');
   await page.getByLabel('Reviewer', { exact: true }).fill('Sam');
+  await page.getByLabel('Date', { exact: true }).fill('2026-11-28');
+  await page.getByLabel('Notes on row 1', { exact: true }).fill('Hidden tests green; said why in NOTES.md.');
   const expectedText = await decision(page).textContent();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scored sheet (JSON)' }).click()]);
   expect(download.suggestedFilename()).toBe(`${packet.id}-${packet.prompt.version}-scored-ada-lovelace.json`);
@@ -133,22 +146,26 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
     scores,
     candidate: 'Ada Lovelace',
     reviewer: 'Sam',
+    scoredOn: '2026-11-28',
+    notes: { [packet.rubric.rows[0]!.id]: 'Hidden tests green; said why in NOTES.md.' },
     decision: { decision: veto ? 'no-hire' : 'hire' },
   });
   expect(Number.isNaN(Date.parse(sheet.date))).toBe(false);
 
-  // A fresh page, then the sheet read back: the same ticks, names and decision.
+  // A fresh, cleared page, then the sheet read back: the same ticks, names, date, notes and decision.
   await page.reload();
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await clearCard(page);
   await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
   await page.getByLabel('Import a scored sheet').setInputFiles(file);
-  await expect(page.locator('[data-sheet-status]')).toHaveText(/^Imported sheet\.json/);
+  await expect(page.locator('[data-sheet-status]')).toHaveText(/^Imported sheet\.json, scored 2026-11-28/);
   for (const [row, points] of Object.entries(scores)) await expect(page.locator(`[data-row="${row}"] input[value="${points}"]`)).toBeChecked();
   await expect(page.getByLabel('Candidate', { exact: true })).toHaveValue('Ada Lovelace');
+  await expect(page.getByLabel('Date', { exact: true })).toHaveValue('2026-11-28');
+  await expect(page.getByLabel('Notes on row 1', { exact: true })).toHaveValue('Hidden tests green; said why in NOTES.md.');
   await expect(decision(page)).toHaveText(expectedText!);
 
   // The same sheet pinned to another digest: refused, and the card is left as it was.
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await clearCard(page);
   await page.getByLabel('Import a scored sheet').setInputFiles({
     name: 'old.json',
     mimeType: 'application/json',
@@ -156,6 +173,56 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
   });
   await expect(page.locator('[data-sheet-status]')).toHaveText(/scored on another version .*version 0\.0\.1, digest ffffffffffff.*nothing was changed/);
   await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
+});
+
+test('the card saves itself in the browser, comes back after a reload, and asks before Clear wipes it', async ({ page }) => {
+  const packet = packets[0]!;
+  const [first, second] = packet.rubric.rows;
+  await page.goto(`/packets/${packet.id}/rubric/`);
+  await page.locator(`[data-row="${first!.id}"] input[value="${first!.max}"]`).check();
+  await page.getByLabel('Notes on row 2', { exact: true }).fill('Half done: the journal, not the digest.');
+  await page.getByLabel('Candidate', { exact: true }).fill('Grace');
+
+  await page.reload();
+  await expect(page.locator('[data-sheet-status]')).toHaveText(/^Restored the card you were scoring/);
+  await expect(page.locator(`[data-row="${first!.id}"] input[value="${first!.max}"]`)).toBeChecked();
+  await expect(page.getByLabel('Notes on row 2', { exact: true })).toHaveValue('Half done: the journal, not the digest.');
+  await expect(page.getByLabel('Candidate', { exact: true })).toHaveValue('Grace');
+  expect(second).toBeDefined();
+
+  // Clear asks; keeping the card keeps everything.
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Clear this card?' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Keep it' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Keep it' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator(`[data-row="${first!.id}"] input[value="${first!.max}"]`)).toBeChecked();
+
+  // Confirmed, it clears the card and the saved copy: a reload brings nothing back.
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Clear the card' }).click();
+  await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
+  await expect(page.getByLabel('Notes on row 2', { exact: true })).toHaveValue('');
+  await page.reload();
+  await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
+  await expect(page.getByLabel('Candidate', { exact: true })).toHaveValue('');
+  await expect(page.locator('[data-sheet-status]')).toHaveText('');
+});
+
+test('tells the candidate and the reviewer which parts are theirs, and gives a score without words the words of where it lies', async ({ page }) => {
+  const packet = packets.find((p) => p.rubric.rows.some((r) => Array.from({ length: r.max + 1 }, (_, i) => i).some((i) => !(String(i) in r.levels)))) ?? packets[0]!;
+  await page.goto(`/packets/${packet.id}/rubric/`);
+  await expect(page.getByRole('heading', { name: 'If you are the candidate' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'If you are the reviewer' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'The reviewer\'s actions' })).toBeVisible();
+  for (const row of packet.rubric.rows) {
+    for (let points = 0; points <= row.max; points++) {
+      const words = page.locator(`[data-row="${row.id}"] label:has(input[value="${points}"]) .words`);
+      if (String(points) in row.levels) await expect(words).toHaveText(row.levels[String(points)]!);
+      else await expect(words).toHaveText(/^(Between \d+ and \d+|More than \d+|Less than \d+)\.$/);
+    }
+  }
 });
 
 test.describe('without JavaScript', () => {

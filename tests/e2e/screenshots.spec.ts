@@ -22,7 +22,12 @@ for (const [name, url] of PAGES) {
     await page.screenshot({ path: path.join(OUT, `${name}-top.png`) });
     if (name === 'packet') await page.locator('[data-starter]').screenshot({ path: path.join(OUT, 'packet-starter.png') });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(OUT, `${name}-mobile.png`), fullPage: false });
+    await page.screenshot({ path: path.join(OUT, `${name}-mobile.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(OUT, `${name}-mobile-dark.png`), fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: path.join(OUT, `${name}-dark.png`) });
+    await page.emulateMedia({ colorScheme: 'light' });
     if (name === 'rubric') {
       await page.setViewportSize({ width: 1280, height: 900 });
       for (const row of await page.locator('fieldset[data-row]').all()) await row.locator('input[type="radio"]').last().check();

@@ -28,7 +28,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 /** Leftover staging or aside folders next to the targets. */
 async function leftovers(root: string): Promise<string[]> {
   const names = [...(await readdir(root)), ...(await readdir(path.join(root, 'out')).catch(() => [] as string[]))];
-  return names.filter((n) => /-(staging|old)-\d+$/.test(n));
+  return names.filter((n) => /-(staging|old)-\d+$|-publish\.json$/.test(n));
 }
 
 describe('packet build', () => {
@@ -58,7 +58,7 @@ describe('packet build', () => {
   it('checks, rehearses, zips, builds the site and the reviewer bundles, and swaps them in', async () => {
     const r = await build();
     expect(r.code, r.stderr).toBe(0);
-    for (const step of ['check', 'rehearse', 'zips', 'site', 'canary', 'reviewer', 'swap', 'done']) expect(r.stdout).toMatch(new RegExp(`^build: ${step} `, 'm'));
+    for (const step of ['check', 'rehearse', 'zips', 'site', 'canary', 'reviewer', 'publish', 'done']) expect(r.stdout).toMatch(new RegExp(`^build: ${step} `, 'm'));
     const m = await manifest();
     expect(m.schemaVersion).toBe(1);
     expect(m.packets).toHaveLength(1);
@@ -98,14 +98,14 @@ describe('packet build', () => {
     expect(await readFile(path.join(t.root, 'dist/packets/healthy/index.html'), 'utf8')).toContain(p.sha256);
   });
 
-  it('stops at the zips on a refused file, names the step and the packet, and keeps the previous dist', async () => {
+  it('stops at the check on a file the zips would refuse, names the packet, and keeps the previous dist', async () => {
     const before = await snapshot(path.join(t.root, 'dist'));
     const reviewerBefore = await snapshot(path.join(t.root, 'out/reviewer'));
     await t.write('healthy', 'starter/.env', 'API_KEY=placeholder\n');
     try {
       const r = await build('--skip-rehearse');
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/packet build: failed at step "zips" \(packet: healthy\)/);
+      expect(r.stderr).toMatch(/packet build: failed at step "check" \(packet: healthy\)/);
       expect(r.stderr).toMatch(/packets\/healthy\/starter\/\.env PK306 error/);
     } finally {
       await rm(path.join(t.packets, 'healthy/starter/.env'));
@@ -166,7 +166,7 @@ describe('packet build', () => {
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(killed).toBe(true);
-    expect(stdout).not.toMatch(/^build: swap/m);
+    expect(stdout).not.toMatch(/^build: publish/m);
     expect(stderr).toMatch(/interrupted/);
     expect(code).toBe(143);
     expect(await snapshot(path.join(t.root, 'dist'))).toEqual(before);

@@ -232,6 +232,8 @@ describe('packet check on bad input', () => {
       ['PK127', 'packets/p/failures.mdx', await t.lineOf('p', 'failures.mdx', 'row: correct')],
       ['PK122', 'packets/p/failures.mdx', await t.lineOf('p', 'failures.mdx', 'mutants/accepts-garbage')],
       ['PK124', 'packets/p/prompt.mdx', await t.lineOf('p', 'prompt.mdx', 'test/**')],
+      // The reply the mode no longer names.
+      ['PK130', 'packets/p/replies/drops-minutes.md', undefined],
     ].sort((a, b) => String(a[1]).localeCompare(String(b[1])) || Number(a[2]) - Number(b[2])));
   });
 
@@ -287,6 +289,102 @@ describe('packet check on bad input', () => {
     const io = memoryIo(t.root);
     expect(await runCli(['check', '--packets', 'nope'], io)).toBe(1);
     expect(io.stderr).toContain('PK101');
+  });
+
+  it('stops a YAML alias bomb at its first alias with a coded error, and checks the other packets', async () => {
+    await t.add('bomb');
+    await t.add('fine');
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++) levels.push(`${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(9).fill(`*${'abcdefghij'[i - 1]}`).join(', ')}]`);
+    await t.edit('bomb', 'prompt.mdx', '---\n', `---\n${levels.join('\n')}\n`);
+    await t.edit('fine', 'prompt.mdx', 'level: junior', 'level: intern');
+    const r = await check();
+    const d = only(r.diagnostics, 'PK118');
+    expect([d.file, d.line, d.column]).toEqual(['packets/bomb/prompt.mdx', await t.lineOf('bomb', 'prompt.mdx', 'b: &b'), 8]);
+    expect(d.message).toMatchInlineSnapshot(
+      `"The frontmatter's aliases (*name) expand past the limit of 100 alias uses, counting the aliases inside what each one repeats. Aliases that repeat aliases grow exponentially (a "billion laughs"), so the file is not read any further."`,
+    );
+    expect(only(r.diagnostics, 'PK107').file).toBe('packets/fine/prompt.mdx');
+  });
+
+  it('stops 3,000 levels of nesting at the level past the limit, in blocks, compact lists and brackets', async () => {
+    let block = 'deep:\n';
+    for (let i = 1; i <= 3000; i++) block += `${'  '.repeat(i)}k${i}:\n`;
+    block += `${'  '.repeat(3001)}v\n`;
+    const variants: Record<string, string> = {
+      block,
+      compact: `deep:\n  ${'- '.repeat(3000)}x\n`,
+      flow: `deep: ${'['.repeat(3000)}${']'.repeat(3000)}\n`,
+    };
+    for (const [name, yaml] of Object.entries(variants)) {
+      await t.add(name);
+      await t.edit(name, 'rubric.mdx', '---\n', `---\n${yaml}`);
+    }
+    await t.add('fine');
+    const r = await check();
+    const deep = r.diagnostics.filter((d) => d.code === 'PK119');
+    expect(deep.map((d) => d.file)).toEqual(['packets/block/rubric.mdx', 'packets/compact/rubric.mdx', 'packets/flow/rubric.mdx']);
+    // The place is where the nesting passed 64 levels: the block's 64th key, the compact list's 64th dash, the 64th bracket.
+    expect(deep.map((d) => [d.line, d.column])).toEqual([
+      [(await t.lineOf('block', 'rubric.mdx', ' k64:')), 129],
+      [await t.lineOf('compact', 'rubric.mdx', '- - -'), 3 + 63 * 2],
+      [await t.lineOf('flow', 'rubric.mdx', 'deep: ['), 7 + 63],
+    ]);
+    expect(r.diagnostics.filter((d) => d.file.startsWith('packets/fine/'))).toEqual([]);
+    expect(r.text).not.toMatch(/RangeError|at .*\.js:\d+/);
+  });
+
+  it('reads nesting a packet really uses, aliases included', async () => {
+    await t.add('p');
+    await t.edit('p', 'rubric.mdx', 'vetoes:\n', 'x-note: &n { a: [[[[1]]]] }\nvetoes:\n');
+    // The unknown field is reported as usual: the YAML itself was read.
+    expect(only((await check()).diagnostics, 'PK106').message).toContain('"x-note"');
+  });
+
+  it('refuses the file names the build refuses, and names with control characters', async () => {
+    const dir = await t.add('p');
+    await writeFile(path.join(dir, 'starter', '..\\evil.txt'), 'x\n');
+    await writeFile(path.join(dir, 'starter', 'line\nbreak.txt'), 'x\n');
+    await writeFile(path.join(dir, 'starter', 'README.md'), '# mine\n');
+    await mkdir(path.join(dir, 'hidden', '.git'), { recursive: true });
+    await writeFile(path.join(dir, 'hidden', '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(path.join(dir, 'sample', 'id_rsa'), 'not a key\n');
+    await writeFile(path.join(dir, 'mutants', 'drops-minutes', '.env'), 'A=1\n');
+    const r = await check();
+    expect(r.code).toBe(1);
+    expect(r.diagnostics.map((d) => `${d.code} ${JSON.stringify(d.file)}`)).toEqual([
+      'PK305 "packets/p/hidden/.git/HEAD"',
+      'PK306 "packets/p/mutants/drops-minutes/.env"',
+      'PK307 "packets/p/sample/id_rsa"',
+      'PK302 "packets/p/starter/..\\\\evil.txt"',
+      'PK303 "packets/p/starter/line\\nbreak.txt"',
+      'PK309 "packets/p/starter/README.md"',
+    ]);
+    expect(r.diagnostics.find((d) => d.code === 'PK303')!.message).toContain('"starter/line\\nbreak.txt" contains a control character (U+000A)');
+    // The text report never prints the raw newline: one diagnostic, one line.
+    const io = memoryIo(t.root);
+    await runCli(['check'], io);
+    expect(io.stdout).toContain('packets/p/starter/line\\nbreak.txt PK303 error');
+  });
+
+  it('warns about a reply file that no failure mode names', async () => {
+    const dir = await t.add('p');
+    await writeFile(path.join(dir, 'replies', 'drops-minute.md'), 'A reply nobody runs.\n');
+    const r = await check();
+    const d = only(r.diagnostics, 'PK130');
+    expect([d.file, d.severity]).toEqual(['packets/p/replies/drops-minute.md', 'warning']);
+    expect(d.message).toContain('replies/drops-minutes.md, replies/accepts-garbage.md');
+    expect(r.code).toBe(0);
+    expect((await check('--strict')).code).toBe(1);
+  });
+
+  it('points a wrong value\'s hint at the field\'s explanation', async () => {
+    await t.add('p');
+    await t.edit('p', 'prompt.mdx', '  identicalErrors: 3\n', '');
+    await t.edit('p', 'rubric.mdx', '    max: 2\n', '    max: two\n');
+    const r = await check();
+    expect(only(r.diagnostics, 'PK108').hint).toBe('Add "identicalErrors:" with a value; `npx packet explain prompt.budget.identicalErrors` says what it holds, with an example.');
+    expect(only(r.diagnostics, 'PK107').hint).toBe('Fix the value of "rows[2].max"; `npx packet explain rubric.rows.max` says what it holds, with an example.');
   });
 
   it('makes a new packet that passes check, and never overwrites one', async () => {

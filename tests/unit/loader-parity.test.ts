@@ -38,14 +38,8 @@ async function runLoader(root: string, loader: ReturnType<typeof packetLoader>) 
   return stored;
 }
 
-/** Run the site's packet loader, optionally with a build manifest. */
-const runAstroLoader = (root: string, packetsDir: string, manifest?: string) => runLoader(root, packetLoader({ packetsDir, manifest }));
-
-/** The part of an entry that the public view defines; the rest is the build status from the manifest. */
-function sharedPart(data: Record<string, unknown>) {
-  const { download: _download, rehearsal: _rehearsal, ...shared } = data;
-  return shared;
-}
+/** Run the site's packet loader. */
+const runAstroLoader = (root: string, packetsDir: string) => runLoader(root, packetLoader({ packetsDir }));
 
 describe('one loader, two adapters', () => {
   let t: TempPackets;
@@ -65,12 +59,10 @@ describe('one loader, two adapters', () => {
     for (const packet of cli.packets) {
       const entry = site.get(packet.id)!;
       const view = publicPacket(packet, starterReader(path.join(t.packets, packet.id)));
-      expect(sharedPart(entry.data)).toEqual(view);
-      // The build status is the loader's own addition, never part of the public view.
-      expect(view).not.toHaveProperty('download');
-      expect(view).not.toHaveProperty('rehearsal');
-      expect(entry.data.rehearsal).toBe('not-rehearsed');
+      expect(entry.data).toEqual(view);
+      // The build status is read by the pages from the manifest, never stored with the public view.
       expect(entry.data).not.toHaveProperty('download');
+      expect(entry.data).not.toHaveProperty('rehearsal');
       expect(entry.rendered?.html).toBe(`<rendered>${packet.prompt.body}</rendered>`);
       expect((entry.data as { starter: { path: string; text?: string }[] }).starter.find((f) => f.path === 'src/duration.py')?.text).toContain('def parse_duration');
       expect(entry.digest).toBe(packet.digest);
@@ -87,43 +79,6 @@ describe('one loader, two adapters', () => {
     for (const secret of [packet.sample!.body.trim().split('\n')[0]!, packet.failures!.data.modes[0]!.title, 'sample/src', 'hidden/', 'mutants/']) {
       expect(text).not.toContain(secret);
     }
-  });
-
-  it('merges the build manifest by id and digest', async () => {
-    const cli = await loadPackets({ packetsDir: 'packets', cwd: t.root });
-    const alpha = cli.packets.find((p) => p.id === 'alpha')!;
-    const beta = cli.packets.find((p) => p.id === 'beta')!;
-    const sha = (c: string) => c.repeat(64);
-    const manifest = {
-      schemaVersion: 1,
-      builtBy: 'a field the site does not read',
-      packets: [
-        { id: 'alpha', version: alpha.prompt.data.version, digest: alpha.digest, zip: 'alpha-1.0.0.zip', size: 1234, sha256: sha('a'), rehearsal: 'fails-closed' },
-        // The same id with another digest: an older version, so beta is neither built nor rehearsed.
-        { id: 'beta', version: '0.9.0', digest: 'f'.repeat(64), zip: 'beta-0.9.0.zip', size: 99, sha256: sha('b'), rehearsal: 'fails-closed' },
-        { id: 'gone', version: '1.0.0', digest: 'e'.repeat(64), zip: 'gone-1.0.0.zip', size: 1, sha256: sha('c'), rehearsal: 'defect' },
-      ],
-    };
-    const file = path.join(t.root, 'packets.json');
-    await writeFile(file, JSON.stringify(manifest));
-    const site = await runAstroLoader(t.root, 'packets', file);
-    expect([...site.keys()].sort()).toEqual(['alpha', 'beta']);
-    expect(site.get('alpha')!.data.download).toEqual({ zip: 'alpha-1.0.0.zip', size: 1234, sha256: sha('a') });
-    expect(site.get('alpha')!.data.rehearsal).toBe('fails-closed');
-    expect(site.get('beta')!.data).not.toHaveProperty('download');
-    expect(site.get('beta')!.data.rehearsal).toBe('not-rehearsed');
-    expect(beta.digest).not.toBe('f'.repeat(64));
-    // The merge adds the build status and changes nothing else.
-    expect(sharedPart(site.get('alpha')!.data)).toEqual(publicPacket(alpha, starterReader(path.join(t.packets, 'alpha'))));
-    // A manifest relative to the project root works too.
-    expect((await runAstroLoader(t.root, 'packets', 'packets.json')).get('alpha')!.data.rehearsal).toBe('fails-closed');
-  });
-
-  it('refuses a manifest it cannot read, naming the file', async () => {
-    await expect(runAstroLoader(t.root, 'packets', path.join(t.root, 'missing.json'))).rejects.toThrow(/missing\.json cannot be read \(ENOENT\)/);
-    const bad = path.join(t.root, 'bad.json');
-    await writeFile(bad, JSON.stringify({ schemaVersion: 1, packets: [{ id: 'alpha', digest: 'x', zip: '../evil.zip' }] }));
-    await expect(runAstroLoader(t.root, 'packets', bad)).rejects.toThrow(/bad\.json is not a packet-kit manifest[\s\S]*packets\.0\.zip/);
   });
 
   it('renders the Markdown that markdownOf makes of a body, and stores the body as it is', async () => {

@@ -1,19 +1,38 @@
+import { closest } from 'fastest-levenshtein';
 import { catalogEntries } from '../../errors/catalog.ts';
-import { entryMarkdown, errorReferenceMarkdown } from '../../errors/reference.ts';
+import { entryMarkdown } from '../../errors/reference.ts';
+import { fullErrorReference, lintExamples } from '../../docs/generated-sections.ts';
+import { allFields, fieldText, findFields } from '../../packets/format-reference.ts';
+import { explainSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 
-/** `packet explain [CODE|NAME]`: the error reference, or one entry of it. */
+/** `packet explain [CODE | NAME | FIELD | PART]`: an error code, a frontmatter field, or a whole reference. */
 export async function explainCommand(args: string[], io: CliIo): Promise<number> {
-  const [wanted] = args;
-  if (!wanted) {
-    io.out(errorReferenceMarkdown());
+  const { values, positionals } = parseCommand(explainSpec, args);
+  if (values.help) {
+    io.out(helpText(explainSpec));
     return 0;
   }
-  const found = catalogEntries().find((e) => e.code.toLowerCase() === wanted.toLowerCase() || e.name.toLowerCase() === wanted.toLowerCase());
-  if (!found) {
-    io.err(`packet explain: no error "${wanted}". Run \`packet explain\` for the whole reference.\n`);
-    return 1;
+  const wanted = positionals.join(' ').trim();
+  if (!wanted) {
+    io.out(fullErrorReference());
+    return 0;
   }
-  io.out(entryMarkdown(found));
-  return 0;
+  const lower = wanted.toLowerCase();
+  const entry = catalogEntries().find((e) => e.code.toLowerCase() === lower || e.name.toLowerCase() === lower);
+  if (entry) {
+    io.out(entryMarkdown(entry, lintExamples().get(entry.code)));
+    return 0;
+  }
+  const fields = lower === 'fields' ? allFields() : findFields(wanted);
+  if (fields.length) {
+    io.out(fields.map(fieldText).join('\n'));
+    return 0;
+  }
+  const paths = allFields().map((f) => f.path.replace(/\[\]/g, ''));
+  const names = [...catalogEntries().flatMap((e) => [e.code, e.name]), ...paths, ...paths.map((p) => p.split('.').at(-1)!)];
+  const guess = closest(wanted.split('.').at(-1)!, names);
+  io.err(`packet explain: no error code, error name or frontmatter field "${wanted}"${guess ? `; did you mean "${guess}"?` : '.'} \`packet explain fields\` lists every field, \`packet explain\` every error.\n`);
+  return 1;
 }

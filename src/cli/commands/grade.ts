@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import pc from 'picocolors';
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
@@ -13,32 +12,11 @@ import { loadPackets } from '../../packets/load.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { createScratchRoot } from '../../sandbox/scratch.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
+import { gradeSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
 
-export const gradeHelp = `Usage: packet grade <id> <submission>... [options]
-
-Grade what candidates send back against packet <id>: each submission (a .zip, a
-.tar.gz or a folder) is read safely, its cheap findings come first (deliverables,
-protected files, the workspace contract, secrets, the packet version it names,
-the receipts), then the judge runs every visible and held-out test in the
-sandbox, with the kit's canaries. Each submission gets a scorecard; the batch a
-summary.
-
-  --packets DIR     the packets folder (default: packets)
-  --out DIR         where grades go (default: out/grades); each submission's
-                    scorecard.json and scorecard.md in <out>/<id>/<name>/, the
-                    batch's summary.csv and summary.json in <out>/<id>/
-  --jobs N          submissions graded at once (default: number of cores)
-  --timeout S       seconds per test run (default: 30)
-  --format json     print the summary as JSON instead of lines
-  --unconfined      where bubblewrap is unusable, run the submissions without
-                    isolation (only for code you trust; every card says so)
-
-Exit: 0 every submission was graded (whatever the scores); 1 some could not be
-(refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, or
-no such packet.
-`;
 
 function kitVersion(): string {
   try {
@@ -69,26 +47,14 @@ function observer(io: CliIo, format: string): GradeObserver {
 
 /** `packet grade`. */
 export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      packets: { type: 'string', default: 'packets' },
-      out: { type: 'string', default: 'out/grades' },
-      jobs: { type: 'string' },
-      timeout: { type: 'string', default: '30' },
-      format: { type: 'string', default: 'text' },
-      unconfined: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(gradeSpec, args);
   if (values.help) {
-    io.out(gradeHelp);
+    io.out(helpText(gradeSpec));
     return 0;
   }
   const [id, ...submissions] = positionals;
   if (!id || !submissions.length) {
-    io.err(`packet grade: name a packet and at least one submission.\n\n${gradeHelp}`);
+    io.err(`packet grade: name a packet and at least one submission.\n\n${helpText(gradeSpec)}`);
     return 2;
   }
   if (values.format !== 'text' && values.format !== 'json') {

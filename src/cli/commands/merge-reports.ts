@@ -1,29 +1,12 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { mergeReports, type MergeInput } from '../../report/merge.ts';
 import { exitCodeOf, type RehearsalReport } from '../../rehearse/report.ts';
 import { readReport, reportText } from '../../rehearse/report-file.ts';
 import { writeFileAtomic } from '../../rehearse/run-rehearsal.ts';
+import { mergeReportsSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 
-export const mergeReportsHelp = `Usage: packet merge-reports <reports...> [--out FILE]
-
-Join the reports of \`packet rehearse --shard i/n\` into the report one unsharded
-run would have written: the same packets, checks, verdicts, defects, model runs
-and counts, and the same exit code. Only timings and dates are the shards' own
-(the merged report's duration is its longest shard's; each shard's is kept
-under "merged").
-
-Refused, with the files named: reports of different kit versions, sandboxes or
-interpreters; one packet with different digests, or twice; a shard missing or
-given twice; different live models.
-
-  --out FILE   the merged report (default: out/rehearsal/report.json)
-
-Exit: as \`packet rehearse\` for the merged report (0 fails closed, 1 packet
-defects, 2 anything inconclusive); 3 the reports cannot be merged (nothing is
-written).
-`;
 
 /** Read report files for merging or showing; null after naming every file that is not a usable report. */
 export async function readReportFiles(files: readonly string[], io: CliIo, command: string): Promise<MergeInput[] | null> {
@@ -41,16 +24,9 @@ export async function readReportFiles(files: readonly string[], io: CliIo, comma
 
 /** `packet merge-reports`. */
 export async function mergeReportsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      out: { type: 'string', default: 'out/rehearsal/report.json' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(mergeReportsSpec, args);
   if (values.help) {
-    io.out(mergeReportsHelp);
+    io.out(helpText(mergeReportsSpec));
     return 0;
   }
   if (!positionals.length) {

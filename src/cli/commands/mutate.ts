@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import { sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
@@ -24,67 +23,11 @@ import { loadPackets } from '../../packets/load.ts';
 import { MUTANTS_REPLY } from '../../packets/packet.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
+import { mutateSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
 
-export const mutateHelp = `Usage: packet mutate <id> [options]
-       packet mutate <id> --adopt N --as MODE-ID [--out DIR]
-
-Let a model sabotage the sample, and show the tests' blind spots. The model is
-sent the prompt's goal and the sample's source files (never the hidden tests,
-the protected files or the failure catalog) and asked for N mutants, each one
-behavioural change with a one-line fault. Each mutant is laid over the sample
-and judged in the sandbox with every test:
-
-  killed    a test fails
-  survived  every test passes: a blind spot of the tests (warning PK623)
-  crashed   the run errors before judging behaviour (does not import, PK413,
-            a hang PK411, a flood)
-  invalid   not a mutant of the contract: a path outside the sample's sources,
-            a changed def line of a function or class the tests import (read
-            with Python's own parser in the sandbox), cosmetics only, an item
-            with no code, or a run that forged its results
-
-A repeat of an earlier mutant (the same code once blank lines and comments are
-set aside) is counted once. The score is killed / (killed + survived).
-
-  --count N         mutants to ask for (default: 5, at most ${MAX_COUNT})
-  --out DIR         run folder (default: out/mutate/<id>): report.json,
-                    mutation-report.json (the standard mutation-testing schema),
-                    mutation-report.html, and the receipts usage.jsonl,
-                    ledger.json, give_up.json
-  --format F        text (default) or json (report.json on stdout)
-  --packets DIR     the packets folder (default: packets)
-  --jobs N          sandbox runs at once (default: number of cores)
-  --timeout S       seconds per test run (default: 30)
-  --feedback N      ask again this many times after a reply that cannot be read
-                    (default: 1); each such call is INCONCLUSIVE (PK622)
-  --unconfined      where bubblewrap is unusable, run the packet's own scripted
-                    mutants without isolation (never a live model's)
-
-The model (default: the embedded scripted endpoint on 127.0.0.1, which serves
-packets/<id>/replies/mutants.md as the model scripted:<id>/mutants):
-  --endpoint URL    an OpenAI-compatible API (default: $LLM_ENDPOINT, then
-                    $OPENAI_BASE_URL); the sample's sources are sent to it
-  --model NAME      the model id (on the embedded endpoint: scripted:<id>/<reply>
-                    or a fault model, see \`packet serve-model --help\`)
-  --api-key-env VAR the variable holding the key (default: OPENAI_API_KEY)
-  --max-calls N, --max-tokens N, --max-seconds S, --max-identical-errors N
-                    lower the packet's budget (flags never raise it)
-  --max-reply-tokens N  the max_tokens each request sends (default: enough for
-                    N whole copies of the largest source file)
-  --attempt-timeout S   seconds per model call attempt (default: 120)
-
-Adopting a mutant as a failure mode:
-  --adopt N         the mutant's number in the last report (in --out)
-  --as MODE-ID      the new mode's id: writes mutants/MODE-ID/<file> and a
-                    failures.mdx entry to fill in; check then names what is missing
-
-Exit: 0 every mutant classified (survivors included: they are findings, not
-errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted
-mutants, nothing to mutate) or an adoption refused; 2 inconclusive (an
-endpoint down, no readable reply, a sandbox failure) or bad flags.
-`;
 
 function printDiagnostic(say: (s: string) => void, d: Diagnostic): void {
   say(`${d.code} ${d.severity === 'warning' ? 'warning ' : ''}${d.message}\n  hint: ${d.hint}\n`);
@@ -133,34 +76,9 @@ export function consoleSummary(r: MutationReport, rel: (p: string) => string, di
 
 /** `packet mutate`. */
 export async function mutateCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      packets: { type: 'string', default: 'packets' },
-      count: { type: 'string', default: '5' },
-      out: { type: 'string' },
-      format: { type: 'string', default: 'text' },
-      jobs: { type: 'string' },
-      timeout: { type: 'string', default: '30' },
-      feedback: { type: 'string', default: '1' },
-      unconfined: { type: 'boolean', default: false },
-      endpoint: { type: 'string' },
-      model: { type: 'string' },
-      'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-      'max-calls': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'max-seconds': { type: 'string' },
-      'max-identical-errors': { type: 'string' },
-      'max-reply-tokens': { type: 'string' },
-      'attempt-timeout': { type: 'string', default: '120' },
-      adopt: { type: 'string' },
-      as: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(mutateSpec, args);
   if (values.help) {
-    io.out(mutateHelp);
+    io.out(helpText(mutateSpec));
     return 0;
   }
   if (positionals.length !== 1) {

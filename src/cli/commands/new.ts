@@ -1,22 +1,11 @@
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { displayPath } from '../../packets/fs-source.ts';
 import { packetId } from '../../packets/id.ts';
+import { newSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
-
-export const newHelp = `Usage: packet new <id> [--kind takehome|lab|drill] [--packets DIR] [--title TEXT]
-
-Scaffold packets/<id>/ as a small working packet, ready to edit. It passes
-\`packet check\` and fails closed.
-
-  --kind takehome   (default) the four parts, and the starter, sample, hidden,
-                    mutants and replies trees
-  --kind lab        prompt, rubric and assistant.mdx (three suggestions), the
-                    starter with its README of rules, and hidden tests
-  --kind drill      prompt, rubric and assistant.mdx (three diffs to review)
-`;
 
 /** The scaffold's template folder, shipped beside this command. */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-template/', import.meta.url));
@@ -39,18 +28,9 @@ async function fillPlaceholders(dir: string, values: Record<string, string>): Pr
 
 /** `packet new <id>`. */
 export async function newCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      packets: { type: 'string', default: 'packets' },
-      title: { type: 'string' },
-      kind: { type: 'string', default: 'takehome' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(newSpec, args);
   if (values.help) {
-    io.out(newHelp);
+    io.out(helpText(newSpec));
     return 0;
   }
   const kind = values.kind as keyof typeof TEMPLATES;
@@ -85,6 +65,6 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
   }
   const rel = displayPath(target, io.cwd);
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
-  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}\`.\n`);
+  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;
 }

@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
@@ -22,57 +21,10 @@ import { kitIdentity } from '../../kit/identity.ts';
 import { labTables } from '../../labs/table-cache.ts';
 import { terminalReporter } from '../../rehearse/terminal-reporter.ts';
 import { formatDiagnosticsText } from '../format-diagnostics.ts';
+import { rehearseSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
-
-export const rehearseHelp = `Usage: packet rehearse [ids...] [options]
-
-Prove every packet fails closed, in a sandbox: the starter is red for the right
-reason, the sample is green with the hidden tests, every failure mode's mutant
-is killed, every signal matches its mutant and not the sample, the rubric
-tells the sample from each mutant, and every scripted reply goes through the
-model pipeline (embedded endpoint on 127.0.0.1, client, ledger, sandbox): the
-sample reply must PASS, each failure reply must be caught.
-
-  --packets DIR     the packets folder (default: packets)
-  --jobs N          sandbox runs at once (default: number of cores)
-  --report FILE     write the JSON report there (default: out/rehearsal/report.json)
-  --no-cache        rehearse even unchanged packets
-  --timeout S       seconds per test run (default: 30)
-  --unconfined      where bubblewrap is unusable, run the packets' own trees
-                    without isolation (never use it for submissions or model replies)
-  --shard I/N       rehearse only shard I of N (e.g. 2/3): each packet is in
-                    exactly one shard, chosen from its id alone, so adding a
-                    packet moves no other; join the reports with merge-reports
-
-Live models, on top (one run per packet and model, receipts in <out>/<packet>/,
-or <out>/<packet>/<model>/ with several models):
-  --endpoint URL    an OpenAI-compatible API (default: $LLM_ENDPOINT, then
-                    $OPENAI_BASE_URL; none: the embedded scripted endpoint)
-  --model A,B,C     the model ids, comma-separated (default with an endpoint:
-                    $LLM_MODEL); every packet runs against each; {packet} is
-                    replaced by each packet's id (e.g. scripted:{packet}/sample,
-                    fault:500 on the embedded one)
-  --endpoint-jobs N model calls in flight at once against the endpoint, all
-                    models and packets together (default: 2); a rate-limit
-                    answer pauses every run against it, not just the one told
-  --api-key-env VAR the variable holding the key (default: OPENAI_API_KEY);
-                    the key is never printed or written
-  --out DIR         receipts folder (default: out/rehearsals/<timestamp>)
-  --max-calls N, --max-tokens N, --max-seconds S, --max-identical-errors N
-                    lower the packet's budget (flags never raise it)
-  --feedback N      feedback turns with the failing visible tests (default: 2)
-  --stall K         stop after K answers that change no test result (default: 2)
-  --attempt-timeout S  seconds per model call attempt (default: 120)
-  --max-reply-tokens N the max_tokens each request sends (default: 4096); a call
-                    is made only when the tokens spent, the prompt's estimate
-                    and this fit the token budget
-
-Environment: PACKET_KIT_BWRAP=PATH uses that bwrap instead of the one on PATH.
-
-Exit: 0 every packet fails closed and every model run ended PASS, CAUGHT,
-FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive.
-`;
 
 export { writeFileAtomic } from '../../rehearse/run-rehearsal.ts';
 
@@ -168,35 +120,9 @@ function resolveEndpoint(values: { endpoint?: string | undefined; model?: string
 
 /** `packet rehearse`. */
 export async function rehearseCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      packets: { type: 'string', default: 'packets' },
-      jobs: { type: 'string' },
-      report: { type: 'string', default: 'out/rehearsal/report.json' },
-      'no-cache': { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '30' },
-      unconfined: { type: 'boolean', default: false },
-      shard: { type: 'string' },
-      endpoint: { type: 'string' },
-      'endpoint-jobs': { type: 'string', default: '2' },
-      model: { type: 'string' },
-      'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-      out: { type: 'string' },
-      'max-calls': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'max-seconds': { type: 'string' },
-      'max-identical-errors': { type: 'string' },
-      feedback: { type: 'string', default: '2' },
-      stall: { type: 'string', default: '2' },
-      'attempt-timeout': { type: 'string', default: '120' },
-      'max-reply-tokens': { type: 'string', default: String(DEFAULT_MAX_REPLY_TOKENS) },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(rehearseSpec, args);
   if (values.help) {
-    io.out(rehearseHelp);
+    io.out(helpText(rehearseSpec));
     return 0;
   }
   const pool = parsePoolOptions('rehearse', values, io);

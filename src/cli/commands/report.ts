@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
 import { buildHtmlReport } from '../../report/html-build.ts';
 import { junitXml } from '../../report/junit.ts';
@@ -9,31 +8,11 @@ import { copyReceipts, receiptPaths } from '../../report/receipts.ts';
 import { reportView } from '../../report/view.ts';
 import { readReport, reportText, type ReadReport } from '../../rehearse/report-file.ts';
 import { writeFileAtomic } from '../../rehearse/run-rehearsal.ts';
+import { reportSpec } from '../command-specs.ts';
+import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { readReportFiles } from './merge-reports.ts';
 
-export const reportHelp = `Usage: packet report <reports...> [--history DIR] [--out DIR] [--junit FILE]
-
-A static HTML report of a rehearsal, built with the site's stack (Astro): the
-summary; packet x check with times and codes; packet x model with verdicts,
-calls, tokens and bytes; every finding with its hint and a link to the
-receipts; a history chart per packet over the reports in --history (verdict,
-tokens and wall time by model), drawn as SVG, readable without JavaScript.
-One index.html with relative links: it opens from file://.
-
-Several reports are merged first, as \`packet merge-reports\` merges them.
-
-  --history DIR  earlier reports (every *.json under DIR that is one); the
-                 report shown is the last point of each chart
-  --out DIR      the report's folder (default: out/report): index.html, the
-                 report shown as report.json (keep it for the next history),
-                 and receipts/ (the receipts found under the working directory)
-  --junit FILE   also write the rehearsal as JUnit XML (a failure per packet
-                 defect, an error per inconclusive check or model run)
-
-Exit: 0 written; 1 the HTML build failed; 3 a report cannot be read or the
-reports cannot be merged.
-`;
 
 /** Every report under `dir` (any depth), in path order; what is not a report is counted, not fatal. */
 async function readHistory(dir: string): Promise<{ reports: ReadReport[]; skipped: string[] }> {
@@ -55,18 +34,9 @@ async function readHistory(dir: string): Promise<{ reports: ReadReport[]; skippe
 
 /** `packet report`. */
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      history: { type: 'string' },
-      out: { type: 'string', default: 'out/report' },
-      junit: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseCommand(reportSpec, args);
   if (values.help) {
-    io.out(reportHelp);
+    io.out(helpText(reportSpec));
     return 0;
   }
   if (!positionals.length) {

@@ -1,4 +1,5 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { LintErrors } from '../../errors/lint-catalog.ts';
 import type { Place } from '../../errors/diagnostic.ts';
@@ -10,6 +11,39 @@ type SecretlintConfig = Parameters<typeof lintSource>[0]['options']['config'];
 const SECRETLINT_CONFIG: SecretlintConfig = {
   rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }],
 };
+
+/** A text to scan and the file its findings are reported at. */
+export interface ScanText {
+  text: string;
+  /** The file, as shown in diagnostics. */
+  file: string;
+}
+
+/**
+ * Scan many texts in one secretlint pass (its cost per call is most of the scan on small files):
+ * joined with blank lines between them, each finding mapped back to its text, line and column.
+ * Returns each finding with the index of its text.
+ */
+export async function scanManyForSecrets(texts: readonly ScanText[]): Promise<(Finding<{ kind: string; scanner: string }> & { index: number })[]> {
+  const starts: number[] = [];
+  let line = 1;
+  for (const { text } of texts) {
+    starts.push(line);
+    let newlines = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
+    line += newlines + 2;
+  }
+  if (!texts.length) return [];
+  const out: (Finding<{ kind: string; scanner: string }> & { index: number })[] = [];
+  for (const finding of await scanForSecrets(texts.map((t) => t.text).join('\n\n'), texts[0]!.file)) {
+    const at = finding.place.line ?? 1;
+    let k = starts.length - 1;
+    while (k > 0 && starts[k]! > at) k--;
+    const place = { file: texts[k]!.file, line: at - starts[k]! + 1, ...(finding.place.column ? { column: finding.place.column } : {}) };
+    out.push({ ...finding, place, index: k });
+  }
+  return out;
+}
 
 /** The 1-based line and column of a character offset. */
 export function offsetToPlace(text: string, offset: number, file: string): Place {
@@ -24,8 +58,16 @@ export function offsetToPlace(text: string, offset: number, file: string): Place
   return { file, line, column: offset - lineStart + 1 };
 }
 
+let profilerOff = false;
+
 /** Scan one text with secretlint. Only the rule and the kind of secret are kept: no secret is ever copied into a diagnostic. */
 export async function scanForSecrets(text: string, file: string): Promise<Finding<{ kind: string; scanner: string }>[]> {
+  if (!profilerOff) {
+    // secretlint profiles every rule on every text unless told not to (a performance mark each,
+    // kept until the process ends): as its README advises for library use, off. Half of a scan.
+    secretLintProfiler.setEnabled(false);
+    profilerOff = true;
+  }
   const result = await lintSource({
     source: { content: text, filePath: file, contentType: 'text' },
     options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
@@ -35,41 +77,6 @@ export async function scanForSecrets(text: string, file: string): Promise<Findin
     params: { kind: m.messageId, scanner: m.ruleId.replace('@secretlint/secretlint-rule-', '') },
     sensitive: true,
   }));
-}
-
-/** A secret found in one of several texts scanned together. */
-export interface TextSecret {
-  /** Index of the text it was found in. */
-  index: number;
-  /** 1-based line and column in that text. */
-  line: number;
-  column: number;
-  kind: string;
-  scanner: string;
-}
-
-/**
- * Scan several texts in one secretlint pass (its per-call cost is most of the scan on small
- * files): joined with blank lines between them, each finding mapped back to its text and line.
- */
-export async function scanTextsForSecrets(texts: readonly string[]): Promise<TextSecret[]> {
-  const starts: number[] = [];
-  let line = 1;
-  for (const text of texts) {
-    starts.push(line);
-    let newlines = 0;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
-    line += newlines + 2;
-  }
-  if (!texts.length) return [];
-  const out: TextSecret[] = [];
-  for (const f of await scanForSecrets(texts.join('\n\n'), 'joined')) {
-    const at = f.place.line ?? 1;
-    let k = starts.length - 1;
-    while (k > 0 && starts[k]! > at) k--;
-    out.push({ index: k, line: at - starts[k]! + 1, column: f.place.column ?? 1, kind: f.params.kind, scanner: f.params.scanner });
-  }
-  return out;
 }
 
 export const noSecrets = defineRule({
@@ -83,14 +90,8 @@ export const noSecrets = defineRule({
     good: 'token = os.environ["API_TOKEN"]  # read at run time, never written down',
   },
   async check(ctx) {
-    const out: Finding<{ kind: string; scanner: string }>[] = [];
-    for (const name of ctx.parts) {
-      const part = ctx.packet[name]!;
-      out.push(...(await scanForSecrets(part.text, part.file)));
-    }
-    for (const file of await ctx.starterFiles()) {
-      if (file.text !== undefined) out.push(...(await scanForSecrets(file.text, file.file)));
-    }
-    return out;
+    const texts: ScanText[] = ctx.parts.map((name) => ({ text: ctx.packet[name]!.text, file: ctx.packet[name]!.file }));
+    for (const file of await ctx.starterFiles()) if (file.text !== undefined) texts.push({ text: file.text, file: file.file });
+    return (await scanManyForSecrets(texts)).map(({ index: _, ...finding }) => finding);
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import { field } from './field-doc.ts';
 import { promptSchema } from './prompt.ts';
 
 /**
@@ -9,8 +10,7 @@ import { promptSchema } from './prompt.ts';
 export const drillPromptSchema = promptSchema
   .pick({ title: true, summary: true, level: true, language: true, minutes: true, version: true, seed: true, tags: true, changelog: true })
   .extend({
-    /** Always `drill`. */
-    kind: z.literal('drill'),
+    kind: field(z.literal('drill'), { description: 'Always `drill`: a review of an assistant\'s diffs, with no code to run.', examples: ['drill'] }),
   });
 
 /** Parsed drill `prompt.mdx` frontmatter. */

@@ -1,42 +1,68 @@
 import { z } from 'astro/zod';
 import { LIMIT_MAXIMA } from '../../sandbox/limits.ts';
 import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
+import { field } from './field-doc.ts';
+
+// Each field's words live in its field() call: they are the JSON Schema's descriptions, the
+// README's format reference and `packet explain <field>`, so they are written only there.
 
 /** Seniority levels, in catalog order. */
 export const LEVELS = ['junior', 'mid', 'senior', 'staff', 'principal'] as const;
 
 /** A pattern that must never appear in a submission, and why. */
 export const forbiddenPatternSchema = z.strictObject({
-  /** A regular expression (JavaScript syntax) searched in every submitted file. */
-  pattern: z.string().min(1),
-  /** Why it is forbidden, shown to the candidate and in the scorecard. */
-  reason: z.string().min(1),
+  pattern: field(z.string().min(1), {
+    description:
+      'A JavaScript regular expression searched in the whole text of every file a submission changed, without flags: `^` and `$` match only the start and end of a file, and `.` does not cross a line. In YAML double quotes write each backslash twice.',
+    examples: ['time\\.sleep\\(', 'except\\s*:\\s*pass'],
+  }),
+  reason: field(z.string().min(1), {
+    description: 'Why it is forbidden, in a sentence: the packet page shows it to the candidate, and a scorecard quotes it beside the file that matched.',
+    examples: ['Inject the clock; never sleep for real in a test.'],
+  }),
 });
 
 /** The workspace contract: what a candidate may touch, and what must never appear. */
 export const workspaceSchema = z.strictObject({
-  /** Globs (relative to the workspace root) of files the candidate may create or change. */
-  allow: z.array(relativeGlob).min(1),
-  /** Patterns that must never appear in the submission. */
-  forbid: z.array(forbiddenPatternSchema).default([]),
+  allow: field(z.array(relativeGlob).min(1), {
+    description:
+      'Globs, relative to the workspace root (the unzipped folder), of the files a submission may create or change. A changed file outside them is a finding, and fails the `workspace` check of an `auto` row.',
+    examples: [['src/**', 'NOTES.md']],
+  }),
+  forbid: field(z.array(forbiddenPatternSchema).default([]), {
+    description: 'Patterns that must never appear in a submitted file, each with its reason. A match is a finding that names the file, and fails the `workspace` check of an `auto` row.',
+    examples: [[{ pattern: 'time\\.sleep\\(', reason: 'Inject the clock; never sleep for real in a test.' }]],
+  }),
 });
 
 /** Hard caps the kit enforces on a model run of this packet. */
 export const budgetSchema = z.strictObject({
-  /** Model calls allowed, retries included. */
-  modelCalls: z.int().positive(),
-  /** Prompt plus completion tokens allowed over the whole run. */
-  tokens: z.int().positive(),
-  /** Wall-clock seconds for the whole run. */
-  wallSeconds: z.int().positive(),
-  /** Identical errors in a row before the run gives up. */
-  identicalErrors: z.int().positive(),
+  modelCalls: field(z.int().positive(), {
+    description: 'Model calls one run may make, retries included. The call that would exceed it is not made; the run stops cleanly (GAVE-UP, with give_up.json).',
+    examples: [12],
+  }),
+  tokens: field(z.int().positive(), {
+    description:
+      'Prompt plus completion tokens for the whole run. Before each call the kit checks that the tokens spent, the request\'s estimated prompt tokens and its max_tokens fit in what is left; when they do not, the run stops cleanly.',
+    examples: [40000],
+  }),
+  wallSeconds: field(z.int().positive(), {
+    description: 'Wall-clock seconds for the whole run, model calls and test runs included. A retry whose wait would pass the deadline is not made.',
+    examples: [600],
+  }),
+  identicalErrors: field(z.int().positive(), {
+    description:
+      'How many identical endpoint errors in a row end the run. Two errors are identical when they have the same class and HTTP status (three 429s, three 500s); a usable answer resets the count. It stops a run that would spend its whole budget on a broken endpoint, and it is required: 3 is usual.',
+    examples: [3],
+  }),
 });
 
 /** The receipts of the candidate's own agent session, asked for by the prompt. */
 export const receiptsSchema = z.strictObject({
-  /** The folder holding usage.jsonl, ledger.json and (when a cap stopped the run) give_up.json, relative to the workspace root; `.` is the root. */
-  dir: z.union([z.literal('.'), relativePath]).default('receipts'),
+  dir: field(z.union([z.literal('.'), relativePath]).default('receipts'), {
+    description: 'The folder holding usage.jsonl, ledger.json and (when a cap stopped the run) give_up.json, relative to the workspace root; `.` is the root.',
+    examples: ['receipts'],
+  }),
 });
 
 /** A cap the kit enforces up to its own maximum, whatever the packet asks. */
@@ -54,68 +80,120 @@ function sandboxCap(min: number, max: number, what: string) {
  * only for tests that need it.
  */
 export const sandboxCapsSchema = z.strictObject({
-  /** Processes and threads a run may have at once; default 256, at most 1024. A fork past it fails. */
-  processes: sandboxCap(8, LIMIT_MAXIMA.processes!, 'processes').optional(),
-  /** Size of the work directory as the tests see it, in MiB (a tmpfs); default 512, at most 2048. A write past it fails with "No space left on device". */
-  workspaceMb: sandboxCap(1, LIMIT_MAXIMA.workspaceMb!, 'MiB of workspace').optional(),
-  /** Size of the private /tmp, in MiB; default 64, at most 1024. */
-  tmpMb: sandboxCap(1, LIMIT_MAXIMA.tmpMb!, 'MiB of /tmp').optional(),
-  /** Size of the private /dev/shm, in MiB; default 64, at most 1024. */
-  shmMb: sandboxCap(1, LIMIT_MAXIMA.shmMb!, 'MiB of /dev/shm').optional(),
-  /** Memory per process, in MiB of address space; default 4096, at most 8192. An allocation past it fails. */
-  memoryMb: sandboxCap(64, LIMIT_MAXIMA.addressSpaceMb!, 'MiB of memory per process').optional(),
-  /** Show the host's CA certificates (/etc/ssl/certs) to the tests, for code that builds TLS contexts; default false. The network stays off. */
-  certificates: z.boolean().optional(),
+  processes: field(sandboxCap(8, LIMIT_MAXIMA.processes!, 'processes').optional(), {
+    description: 'Processes and threads a run may have at once; default 256, at most 1024. A fork past it fails.',
+    examples: [64],
+  }),
+  workspaceMb: field(sandboxCap(1, LIMIT_MAXIMA.workspaceMb!, 'MiB of workspace').optional(), {
+    description: 'Size of the work directory as the tests see it, in MiB (a tmpfs); default 512, at most 2048. A write past it fails with "No space left on device".',
+    examples: [128],
+  }),
+  tmpMb: field(sandboxCap(1, LIMIT_MAXIMA.tmpMb!, 'MiB of /tmp').optional(), { description: 'Size of the private /tmp, in MiB; default 64, at most 1024.', examples: [64] }),
+  shmMb: field(sandboxCap(1, LIMIT_MAXIMA.shmMb!, 'MiB of /dev/shm').optional(), { description: 'Size of the private /dev/shm, in MiB; default 64, at most 1024.', examples: [64] }),
+  memoryMb: field(sandboxCap(64, LIMIT_MAXIMA.addressSpaceMb!, 'MiB of memory per process').optional(), {
+    description: 'Memory per process, in MiB of address space; default 4096, at most 8192. An allocation past it fails.',
+    examples: [1024],
+  }),
+  certificates: field(z.boolean().optional(), {
+    description: 'Show the host\'s CA certificates (/etc/ssl/certs) to the tests, for code that builds TLS contexts; default false. The network stays off.',
+    examples: [false],
+  }),
 });
 
 /** One released version of the packet. */
 export const changelogEntrySchema = z.strictObject({
-  /** The version this entry describes. */
-  version: semver,
-  /** The release date, `YYYY-MM-DD`. */
-  date: isoDate,
-  /** What changed, in a sentence. */
-  note: z.string().min(1),
+  version: field(semver, { description: 'The version this entry describes.', examples: ['1.1.0'] }),
+  date: field(isoDate, { description: 'The release date, `YYYY-MM-DD` (quote it or not; YAML dates are read back as this text).', examples: ['2026-11-29'] }),
+  note: field(z.string().min(1), { description: 'What changed, in a sentence a reviewer holding an older scored sheet can act on.', examples: ['Hidden test for an empty input.'] }),
 });
 
 /** Frontmatter of `prompt.mdx`: what the candidate (or their agent) sees. */
 export const promptSchema = z.strictObject({
-  /** The packet's title, as shown on the catalog card and the packet page. */
-  title: z.string().min(1).max(120),
-  /** One line (at most 160 characters) for the catalog card. */
-  summary: z.string().min(1).max(160),
-  /** `takehome` for a plain packet, `lab` for one with a scripted assistant, `drill` for a review of diffs (its prompt takes the catalog fields only). */
-  kind: z.enum(['takehome', 'lab', 'drill']),
-  /** The seniority the packet is calibrated for. */
-  level: z.enum(LEVELS),
-  /** The starter's programming language, e.g. `python`. */
-  language: z.string().min(1),
-  /** The candidate's time box, in minutes. */
-  minutes: z.int().positive().max(24 * 60),
-  /** The packet's semantic version; zips and scored sheets carry it. */
-  version: semver,
-  /** A seed rotated whenever the packet is reused, so answers do not carry over. */
-  seed: z.string().min(1),
-  /** Free tags for the catalog filters. */
-  tags: z.array(z.string().min(1)).default([]),
-  /** What the candidate hands in: paths or short names, each named in the prompt body. */
-  deliverables: z.array(z.string().min(1)).min(1),
-  /** The test command, run from the workspace root, e.g. `python3 -m unittest discover -s tests -t . -q`. */
-  test: z.string().trim().min(1),
-  /** Globs (relative to `starter/`) the candidate must not change; the tests, usually. */
-  protected: z.array(relativeGlob).default([]),
-  /** Starter files sent to a model as context; defaults to every starter file that is not protected. */
-  context: z.array(relativePath).optional(),
-  /** The workspace contract. */
-  workspace: workspaceSchema,
-  /** Caps on a model run; with `receipts`, also the caps the candidate's own receipts are checked against. */
-  budget: budgetSchema,
-  /** Ask for the receipts of the candidate's agent session (usage.jsonl, ledger.json, give_up.json; README "Receipts"); grading checks them. */
-  receipts: receiptsSchema.optional(),
-  /** Caps on the sandbox the tests run in; the kit's defaults when left out. */
-  sandbox: sandboxCapsSchema.optional(),
-  /** Released versions, newest first. */
-  changelog: z.array(changelogEntrySchema).default([]),
+  title: field(z.string().min(1).max(120), {
+    description: 'The packet\'s title (at most 120 characters), on the catalog card, the packet page, the rubric card and the zip\'s README.',
+    examples: ['Retry with a budget'],
+  }),
+  summary: field(z.string().min(1).max(160), {
+    description: 'One line (at most 160 characters) for the catalog card and the page\'s description: what the candidate makes, not how.',
+    examples: ['Make the fetcher retry with backoff inside a fixed call budget.'],
+  }),
+  kind: field(z.enum(['takehome', 'lab', 'drill']), {
+    description: 'What sort of round the packet is.',
+    values: {
+      takehome: 'A take-home: a prompt, starter code with its visible tests, hidden tests and a rubric.',
+      lab: 'An AI-assisted round: a small codebase and a scripted assistant whose suggestions the candidate accepts, revises or rejects.',
+      drill: 'A review drill: the candidate reads an assistant\'s diffs and judges each; no code runs, and its prompt takes the catalog fields only.',
+    },
+    examples: ['takehome'],
+  }),
+  level: field(z.enum(LEVELS), {
+    description: 'The seniority the packet is calibrated for; the catalog groups packets by it, from junior to principal.',
+    examples: ['mid'],
+  }),
+  language: field(z.string().min(1), {
+    description: 'The starter\'s programming language, lowercase. It picks the code highlighting and how the visible tests are counted on the catalog card (Python: `def test*` in `test*.py` and `*_test.py`).',
+    examples: ['python'],
+  }),
+  minutes: field(z.int().positive().max(24 * 60), {
+    description: 'The candidate\'s time box, in minutes (at most 1440). The packet page and the zip\'s README show it; the prompt\'s stop rule should repeat it.',
+    examples: [90],
+  }),
+  version: field(semver, {
+    description:
+      'The packet\'s semantic version. Zips are named `<id>-<version>.zip` and scored sheets carry it with the content digest; bump it whenever the content changes (`packet check` warns, PK311, when the content changed since the last build and the version did not) and add a `changelog` entry.',
+    examples: ['1.0.0'],
+  }),
+  seed: field(z.string().min(1), {
+    description:
+      'A label you change whenever the packet is reused with new data or names, so answers to an earlier use do not fit this one. The kit reads nothing from it; it is part of the content, so changing it changes the digest.',
+    examples: ['rb-2026-11'],
+  }),
+  tags: field(z.array(z.string().min(1)).default([]), {
+    description: 'Free words for the catalog\'s tag filter and search.',
+    examples: [['retries', 'budgets']],
+  }),
+  deliverables: field(z.array(z.string().min(1)).min(1), {
+    description:
+      'What the candidate hands in: workspace paths or short names. Each must be named in the prompt body, exactly as written here (lint PK204); the zip\'s README lists them.',
+    examples: [['src/fetch.py', 'NOTES.md']],
+  }),
+  test: field(z.string().trim().min(1), {
+    description:
+      'The command that runs the tests, from the workspace root (the unzipped folder). The rehearsal and grading run it in the sandbox with the hidden tests laid over the workspace; the prompt body must show it in a code block (lint PK205).',
+    examples: ['python3 -m unittest discover -s tests -t . -q'],
+  }),
+  protected: field(z.array(relativeGlob).default([]), {
+    description:
+      'Globs, relative to `starter/`, of files the candidate must not change: the tests, usually. Grading and the rehearsal copy the originals back in last and mount them read-only; a change is a finding and fails the `protected` check of an `auto` row. Each glob must match a starter file (PK124).',
+    examples: [['tests/**']],
+  }),
+  context: field(z.array(relativePath).optional(), {
+    description:
+      'The starter files sent to a model with the prompt, paths relative to `starter/`: what a model needs to read to answer, when the packet is rehearsed against a model or a scripted reply. Left out, every starter file that is not protected is sent. Nothing outside `starter/` is ever sent. Each path must be a starter file (PK128).',
+    examples: [['src/fetch.py']],
+  }),
+  workspace: field(workspaceSchema, {
+    description: 'The workspace contract: the files a submission may change (`allow`) and the patterns that must never appear in it (`forbid`).',
+    examples: [{ allow: ['src/**', 'NOTES.md'], forbid: [{ pattern: 'time\\.sleep\\(', reason: 'Inject the clock; never sleep for real in a test.' }] }],
+  }),
+  budget: field(budgetSchema, {
+    description:
+      'Hard caps on one model run of this packet (a rehearsal against a model, a scripted reply, or a candidate\'s agent when the prompt asks for receipts). The kit checks them before each call and stops cleanly at the first one reached. All four are required.',
+    examples: [{ modelCalls: 12, tokens: 40000, wallSeconds: 600, identicalErrors: 3 }],
+  }),
+  receipts: field(receiptsSchema.optional(), {
+    description:
+      'Ask for the receipts of the candidate\'s own agent session (usage.jsonl, ledger.json and, when a cap stopped it, give_up.json; README "Receipts"). `packet grade` checks them against `budget` and the code handed in; the zip\'s README says how to keep them.',
+    examples: [{ dir: 'receipts' }],
+  }),
+  sandbox: field(sandboxCapsSchema.optional(), {
+    description: 'Caps on the sandbox the packet\'s tests run in; the kit\'s defaults when left out, never above its maxima.',
+    examples: [{ processes: 64, workspaceMb: 128 }],
+  }),
+  changelog: field(z.array(changelogEntrySchema).default([]), {
+    description: 'Released versions, newest first; the packet page shows them and marks the current one.',
+    examples: [[{ version: '1.0.0', date: '2026-11-29', note: 'First release.' }]],
+  }),
 });
 
 /** Parsed `prompt.mdx` frontmatter. */

@@ -158,6 +158,26 @@ describe('runBuild', () => {
     expect(left).toEqual([]);
   });
 
+  it('undoes a publish killed between its two swaps before it starts, instead of deleting the last good site', async () => {
+    const { spawn } = await import('node:child_process');
+    const tag = '4194307';
+    await mkdir(path.join(root, 'out/reviewer'), { recursive: true });
+    await writeFile(path.join(root, 'out/reviewer/mem-0.1.0.zip'), 'previous bundle');
+    await mkdir(path.join(root, `.dist-staging-${tag}`), { recursive: true });
+    await writeFile(path.join(root, `.dist-staging-${tag}/index.html`), 'half-published site');
+    await mkdir(path.join(root, `out/.reviewer-staging-${tag}`), { recursive: true });
+    const child = spawn(process.execPath, [new URL('./publish-child.ts', import.meta.url).pathname, root, 'aside:1', tag], { stdio: 'inherit' });
+    expect(await new Promise((resolve) => child.on('exit', (_c, signal) => resolve(signal)))).toBe('SIGKILL');
+    expect(await readFile(path.join(root, 'dist/index.html'), 'utf8')).toBe('half-published site');
+    // This build fails at the site, so what it leaves is what it found once it had recovered.
+    const { result, log, previous, left } = await build({ buildSite: async () => ({ ok: false, output: '', reason: 'astro build exited with 1' }) });
+    expect(result).toMatchObject({ ok: false, step: 'site' });
+    expect(log).toMatch(/^build: undid an interrupted publish: the previous dist and reviewer are back$/m);
+    expect(previous).toBe('previous site');
+    expect(await readFile(path.join(root, 'out/reviewer/mem-0.1.0.zip'), 'utf8')).toBe('previous bundle');
+    expect(left).toEqual([]);
+  });
+
   it('marks every packet "not rehearsed" without a rehearsal', async () => {
     const { result } = await build({ rehearse: undefined });
     expect(result.ok && result.packets[0]!.rehearsal).toBe('not-rehearsed');

@@ -48,6 +48,13 @@ describe('the canary scan', () => {
     expect(isDistinctive('}, {"a": 1, "b": 2, "c": 3}')).toBe(false); // long, but hardly a word in it
   });
 
+  it('leaves out the lines the kit publishes of its own (its docs, its schemas)', async () => {
+    const { packet, read } = memPacket();
+    const withKit = await collectCanaries([{ packet, read }], { secret: [], public: [`Fixed:\n  ${SAMPLE_LINE}\n`] });
+    expect(withKit.map((c) => c.text)).not.toContain(SAMPLE_LINE);
+    expect(withKit.map((c) => c.text)).toContain(HIDDEN_LINE);
+  });
+
   it('finds nothing in a site made of public material', async () => {
     await put('index.html', `<html><body><h1>Packets</h1>${shiki(PUBLIC_LINE)}</body></html>`);
     await put('zips/mem-0.1.0.zip', await writeZip([{ path: 'mem-0.1.0/src/duration.py', bytes: enc.encode(`${PUBLIC_LINE}\n`) }]));
@@ -81,6 +88,34 @@ describe('the canary scan', () => {
       '_astro/data.json <- packets/mem/hidden/tests/test_hidden_duration.py',
       '_astro/page.js <- packets/mem/failures.mdx',
     ]);
+  });
+
+  it('finds a secret line in a gzip file, as the search index writes its fragments', async () => {
+    const { gzipSync } = await import('node:zlib');
+    await put('pagefind/fragment/en_1.pf_fragment', gzipSync(`pagefind_dcd${JSON.stringify({ url: '/packets/mem/', content: `x ${SAMPLE_LINE} y` })}`));
+    await put('pagefind/fragment/en_2.pf_fragment', gzipSync(`pagefind_dcd${JSON.stringify({ content: PUBLIC_LINE })}`));
+    const report = await scanDirForCanaries(dist, canaries);
+    expect(report.leaks.map((l) => l.where)).toEqual(['pagefind/fragment/en_1.pf_fragment!']);
+  });
+
+  it('reuses what an earlier scan found in the same bytes for the same canaries, and searches anything else', async () => {
+    const { directoryCanaryCache } = await import('../../../src/bundle/canary.ts');
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'packet-canary-cache-'));
+    try {
+      const cache = directoryCanaryCache(cacheDir, 'kit');
+      await put('a.html', `<p>${SAMPLE_LINE}</p>`);
+      await put('b.html', '<p>fine</p>');
+      expect((await scanDirForCanaries(dist, canaries, undefined, cache)).leaks.map((l) => l.where)).toEqual(['a.html']);
+      // Plant a different answer for b.html's bytes: a second scan takes it from the cache.
+      const [key] = [...(await cache.load((await import('../../../src/bundle/canary.ts')).canarySetKey(canaries))).keys()].filter((k) => k.startsWith('b.html\0'));
+      await cache.save((await import('../../../src/bundle/canary.ts')).canarySetKey(canaries), new Map([[key!, [{ where: 'b.html', source: 'planted' }]]]));
+      expect((await scanDirForCanaries(dist, canaries, undefined, cache)).leaks.map((l) => `${l.where} ${l.source}`)).toEqual(['a.html packets/mem/replies/sample.md:16', 'b.html planted']);
+      // Changed bytes are searched again.
+      await put('b.html', `<p>${HIDDEN_LINE}</p>`);
+      expect((await scanDirForCanaries(dist, canaries, undefined, cache)).leaks.map((l) => l.where)).toEqual(['a.html', 'b.html']);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it('reads the text an HTML page shows', () => {

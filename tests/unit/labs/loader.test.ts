@@ -66,6 +66,6 @@ describe('labs and drills through the one loader and its two adapters', () => {
     expect(check.stdout).toContain('2 packets checked (2 parsed): 0 errors, 0 warnings.');
     const bad = memoryIo(t.root, { env: process.env });
     expect(await runCli(['new', 'x', '--kind', 'quiz'], bad)).toBe(2);
-    expect(bad.stderr).toContain('--kind must be takehome, lab or drill');
+    expect(bad.stderr).toContain('--kind must be "takehome" or "lab" or "drill"');
   });
 });

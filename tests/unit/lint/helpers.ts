@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,11 @@ export function fixtureProject(): string {
       const prompt = readFileSync(path.join(ROOT, FIXTURES, rule, side, 'prompt.mdx'), 'utf8');
       if (!/^kind: (lab|drill)$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, { recursive: true, filter: (src) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) });
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
+      // The template's replies that the fixture's own failure catalog does not name would be unused (PK130).
+      if (existsSync(path.join(dest, 'failures.mdx'))) {
+        const named = new Set([...readFileSync(path.join(dest, 'failures.mdx'), 'utf8').matchAll(/reply: replies\/(\S+)/g)].map((m) => m[1]!));
+        for (const reply of readdirSync(path.join(dest, 'replies'))) if (reply !== 'sample.md' && !named.has(reply)) rmSync(path.join(dest, 'replies', reply));
+      }
     }
   }
   composed = root;

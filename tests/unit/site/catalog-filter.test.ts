@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countSentence, matchesQuery, queryFromSearch, queryToSearch, type CardFacts } from '../../../src/site/catalog-filter.ts';
 
-const card: CardFacts = { level: 'mid', language: 'python', tags: ['retries', 'http'], text: 'The retry ticket: Add bounded, selective retries. fetch-retry-ticket retries http' };
+const card: CardFacts = { id: 'fetch-retry-ticket', level: 'mid', language: 'python', tags: ['retries', 'http'], text: 'The retry ticket: Add bounded, selective retries. fetch-retry-ticket retries http' };
 const any = { q: '', level: '', language: '', tag: '' };
 
 describe('catalog filters', () => {
@@ -15,6 +15,14 @@ describe('catalog filters', () => {
     expect(matchesQuery(card, { ...any, q: '  RETRY   Ticket ' })).toBe(true);
     expect(matchesQuery(card, { ...any, q: 'retry budget' })).toBe(false);
     expect(matchesQuery({ ...card, text: 'Café résumé' }, { ...any, q: 'cafe' })).toBe(true);
+  });
+
+  it('match a word only the prompt holds when the search index found the packet, and still apply the other filters', () => {
+    const found = new Set(['fetch-retry-ticket']);
+    expect(matchesQuery(card, { ...any, q: 'jitter' })).toBe(false);
+    expect(matchesQuery(card, { ...any, q: 'jitter' }, found)).toBe(true);
+    expect(matchesQuery(card, { ...any, q: 'jitter', level: 'senior' }, found)).toBe(false);
+    expect(matchesQuery(card, { ...any, q: 'jitter' }, new Set(['other']))).toBe(false);
   });
 
   it('round-trip through the URL, leaving out what is empty', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeScores, readScoredSheet, scoredSheet, scoredSheetFileName, type ScoringCard } from '../../../src/site/scored-sheet.ts';
+import { completeScores, draftKey, isBlankSheet, levelWords, readScoredSheet, scoredSheet, scoredSheetFileName, type ScoringCard } from '../../../src/site/scored-sheet.ts';
 
 const card: ScoringCard = {
   id: 'red-log-gate',
@@ -43,9 +43,37 @@ describe('the scored sheet', () => {
     expect(scoredSheetFileName({ id: 'x', version: '2.0.0' })).toBe('x-2.0.0-scored.json');
   });
 
-  it('reads back what it wrote', () => {
-    const sheet = scoredSheet(card, { tests: 2, honest: 1, notes: 3 }, { date, candidate: 'Ada', reviewer: 'Sam' });
-    expect(readScoredSheet(JSON.stringify(sheet), card)).toEqual({ ok: true, scores: { tests: 2, honest: 1, notes: 3 }, candidate: 'Ada', reviewer: 'Sam', date: sheet.date });
+  it('reads back what it wrote, the day and the notes per row included', () => {
+    const sheet = scoredSheet(card, { tests: 2, honest: 1, notes: 3 }, { date, candidate: 'Ada', reviewer: 'Sam', scoredOn: '2026-11-28', notes: { honest: ' Said so in NOTES.md. ', tests: '  ' } });
+    expect(sheet.notes).toEqual({ honest: 'Said so in NOTES.md.' });
+    expect(sheet.scoredOn).toBe('2026-11-28');
+    expect(readScoredSheet(JSON.stringify(sheet), card)).toEqual({
+      ok: true,
+      scores: { tests: 2, honest: 1, notes: 3 },
+      candidate: 'Ada',
+      reviewer: 'Sam',
+      scoredOn: '2026-11-28',
+      notes: { honest: 'Said so in NOTES.md.' },
+      date: sheet.date,
+    });
+    // A sheet exported before notes and days were on the card reads as one without them.
+    const { notes: _n, scoredOn: _d, ...older } = sheet;
+    expect(readScoredSheet(JSON.stringify(older), card)).toMatchObject({ ok: true, notes: {}, scoredOn: '' });
+    expect(readScoredSheet(JSON.stringify({ ...sheet, notes: { vibes: 'x' } }), card)).toMatchObject({ ok: false, message: expect.stringContaining('row "vibes"') });
+  });
+
+  it('knows a blank card, and keeps one draft per packet version', () => {
+    expect(isBlankSheet(scoredSheet(card, {}, { date, scoredOn: '2026-11-28' }))).toBe(true);
+    expect(isBlankSheet(scoredSheet(card, {}, { date, notes: { tests: 'started' } }))).toBe(false);
+    expect(isBlankSheet(scoredSheet(card, { tests: 0 }, { date }))).toBe(false);
+    expect(draftKey(card)).toBe(`packet-kit:scoring:red-log-gate:${'d'.repeat(64)}`);
+  });
+
+  it('gives a score without words of its own the words of where it lies', () => {
+    const levels = { '0': 'Nothing.', '1': 'Some.', '3': 'All.' };
+    expect(levelWords(levels, 1)).toEqual({ words: 'Some.', own: true });
+    expect(levelWords(levels, 2)).toEqual({ words: 'Between 1 and 3.', own: false });
+    expect(levelWords({ '0': 'a' }, 2)).toEqual({ words: 'More than 0.', own: false });
   });
 
   it('refuses another version, another packet, and bad scores, saying why', () => {

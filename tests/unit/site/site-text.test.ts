@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { codeLanguage } from '../../../src/site/code-lang.ts';
 import { fileAnchor, fileTree } from '../../../src/site/file-tree.ts';
 import { formatBytes } from '../../../src/site/format.ts';
-import { dropLeadingHeading, literalText, shiftHeadings } from '../../../src/site/markdown-text.ts';
+import { dropLeadingHeading, shiftHeadings } from '../../../src/site/markdown-text.ts';
 
 describe('site text helpers', () => {
   it('build a file tree, folders first', () => {
@@ -27,16 +27,6 @@ describe('site text helpers', () => {
     expect(formatBytes(12_700)).toBe('12.4 KB');
     expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
   });
-
-  it('keep placeholders and flags as written, but leave code spans alone', () => {
-    expect(literalText('"<field>" is not a field of <at>. Run `npx packet new <id>` with --port N.')).toBe(
-      '"&lt;field>" is not a field of &lt;at>. Run `npx packet new <id>` with -\\-port N.',
-    );
-    // An unclosed run of backticks is text; a closed one is a span, even of another length.
-    expect(literalText('in a ```bash block: <command>\n\nthe ``a ` b`` span <x>')).toBe('in a ```bash block: &lt;command>\n\nthe ``a ` b`` span &lt;x>');
-    // A span never reaches into the next paragraph.
-    expect(literalText('one ` <a>\n\ntwo ` <b>')).toBe('one ` &lt;a>\n\ntwo ` &lt;b>');
-  });
 });
 
 describe('dropLeadingHeading', () => {
@@ -51,5 +41,23 @@ describe('shiftHeadings', () => {
   it('nests rendered headings under the page outline, leaving code alone', () => {
     const html = '<h1 id="a">A</h1><p>x</p><h2>B</h2><pre><code>&lt;h1>not a heading&lt;/h1></code></pre><h5>C</h5><hr>';
     expect(shiftHeadings(html, 2)).toBe('<h3 id="a">A</h3><p>x</p><h4>B</h4><pre><code>&lt;h1>not a heading&lt;/h1></code></pre><h6>C</h6><hr>');
+  });
+});
+
+describe('the error reference page', () => {
+  it('groups every catalog entry by area, with the lint rules\' examples, and splits code spans out of the text', async () => {
+    const { errorReferenceAreas, codeSpans } = await import('../../../src/site/error-reference.ts');
+    const { catalogEntries } = await import('../../../src/errors/catalog.ts');
+    const areas = errorReferenceAreas(new Map([['PK201', { rule: 'prompt-length', summary: 's', bad: 'b', good: 'g' }]]));
+    expect(areas.map((a) => a.id)).toEqual(['pk1xx', 'pk2xx', 'pk3xx', 'pk4xx', 'pk5xx', 'pk6xx', 'pk9xx']);
+    expect(areas.flatMap((a) => a.entries.map((e) => e.code))).toEqual(catalogEntries().map((e) => e.code));
+    expect(areas[1]!.entries[0]).toMatchObject({ code: 'PK201', example: { rule: 'prompt-length' } });
+    expect(areas[0]!.entries.find((e) => e.code === 'PK106')!.message).toBe('"<field>" is not a field of <at>. Did you mean "<suggestion>"?');
+    expect(codeSpans('Run `npx packet check` now')).toEqual([
+      { code: false, text: 'Run ' },
+      { code: true, text: 'npx packet check' },
+      { code: false, text: ' now' },
+    ]);
+    expect(codeSpans('a ` b')).toEqual([{ code: false, text: 'a ` b' }]);
   });
 });

@@ -4,7 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-/** A static file server on 127.0.0.1 and a free port, for the built site. */
+/**
+ * A static file server for a built site on 127.0.0.1, as a static host serves it: `/a/` is
+ * `/a/index.html`, `/a` redirects to `/a/` when that is a folder, and anything else gets the
+ * site's `404.html` with status 404. GET and HEAD only; nothing outside the folder is served.
+ * `packet preview` and the end-to-end tests use it.
+ */
+
+/** A running server. */
 export interface StaticServer {
   /** `http://127.0.0.1:<port>` (no trailing slash). */
   url: string;
@@ -22,6 +29,8 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml',
   '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.webmanifest': 'application/manifest+json',
 };
 
 async function isFile(file: string): Promise<boolean> {
@@ -44,8 +53,8 @@ async function resolve(root: string, urlPath: string): Promise<{ file?: string; 
   return {};
 }
 
-/** Serve `root` on 127.0.0.1 at a port the system picks. GET and HEAD only; 404s get the site's 404.html. */
-export async function serveStatic(root: string): Promise<StaticServer> {
+/** Serve `root` on 127.0.0.1 at `port` (0, the default: a port the system picks). GET and HEAD only; 404s get the site's 404.html. */
+export async function serveStatic(root: string, port = 0): Promise<StaticServer> {
   const base = path.resolve(root);
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -75,11 +84,11 @@ export async function serveStatic(root: string): Promise<StaticServer> {
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => ok());
+    server.listen(port, '127.0.0.1', () => ok());
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packetFileRefusals } from '../bundle/file-policy.ts';
+import { checkVersionDrift } from '../bundle/version-drift.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { kitFingerprint } from '../bundle/zip-cache.ts';
+import { loadProjectLintConfig } from '../lint/config.ts';
+import { directoryLintCache, type LintCache } from '../lint/lint-cache.ts';
+import { lintDrill, lintPackets } from '../lint/engine.ts';
+import { fsPacketFiles } from '../lint/files.ts';
+import { displayPath } from '../packets/fs-source.ts';
+import { loadPackets, type LoadResult } from '../packets/load.ts';
+import type { Drill } from '../packets/drill.ts';
+import type { Packet } from '../packets/packet.ts';
+
+/**
+ * `packet check` as a library: load and validate, then the file names the build would refuse,
+ * the lint and the version drift. `packet build` runs the same, as its check step.
+ */
+
+/** Options of {@link checkPackets}. */
+export interface CheckOptions {
+  packetsDir: string;
+  cwd: string;
+  ids?: readonly string[];
+  /** Lint the packets that parsed. */
+  lint: boolean;
+  /** The lint config file; default: packet-kit.config.json, if present. */
+  config?: string;
+  /** The built site whose packets.json is compared for version bumps. */
+  outDir: string;
+  /** The lint's results of earlier runs (node_modules/.cache/packet-kit/lint/), reused for unchanged packets. */
+  lintCache?: LintCache;
+}
+
+/** The kit's own folder, whose code the lint cache's entries are tied to. */
+const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The lint cache of a project: in its node_modules/.cache, tied to this kit's code (`kit`, its fingerprint, when known already). */
+export function projectLintCache(cwd: string, kit: string = kitFingerprint(KIT_ROOT)): LintCache {
+  return directoryLintCache(path.resolve(cwd, 'node_modules/.cache/packet-kit/lint'), kit);
+}
+
+/** Everything `packet check` reports (load, validation, lint, version drift), unsorted; `packet build` runs the same. */
+export async function checkPackets(options: CheckOptions): Promise<LoadResult> {
+  const loaded = await loadPackets({ packetsDir: options.packetsDir, cwd: options.cwd, ...(options.ids ? { ids: options.ids } : {}) });
+  loaded.diagnostics.push(...(await checkLoadedPackets(loaded.packets, options, loaded.drills)));
+  return loaded;
+}
+
+/** What `packet check` adds once the packets are loaded: the file names the build would refuse, the lint (and its config's problems) and the version drift. */
+export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>, drills: readonly Drill[] = []): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = packets.flatMap((p) => packetFileRefusals(p));
+  if (options.lint) {
+    const { config, diagnostics: configProblems } = await loadProjectLintConfig(options.cwd, options.config);
+    diagnostics.push(...configProblems);
+    diagnostics.push(...(await lintPackets(packets, { config, files: fsPacketFiles(options.cwd), ...(options.lintCache ? { cache: options.lintCache } : {}) })));
+    for (const drill of drills) diagnostics.push(...(await lintDrill(drill, { config, files: fsPacketFiles(options.cwd) })));
+  }
+  const outDir = path.resolve(options.cwd, options.outDir);
+  diagnostics.push(...(await checkVersionDrift(packets, outDir, displayPath(path.join(outDir, 'packets.json'), options.cwd))));
+  return diagnostics;
+}

@@ -1,0 +1,180 @@
+import { Document, isScalar, visit } from 'yaml';
+import { partJsonSchema } from './json-schema.ts';
+import { PARTS, type PartName } from './schema/index.ts';
+
+/**
+ * The packet format reference: every frontmatter field of every part, with its type, whether it
+ * is required, its default, its description, its example and what each of its values means. It
+ * is read from the JSON Schemas, which carry each field's documentation (schema/field-doc.ts),
+ * and feeds the README's "Packet format reference" and `packet explain <field>`.
+ */
+
+/** One documented frontmatter field. */
+export interface FieldReference {
+  /** The part file the field belongs to. */
+  part: PartName;
+  /** The field's path: `budget.identicalErrors`, `rows[].auto`. */
+  path: string;
+  /** The type in words: `whole number, more than 0`, `list of text`. */
+  type: string;
+  /** True when the field must be written (it has no default and is not optional). */
+  required: boolean;
+  /** The value used when the field is left out, if any. */
+  default?: unknown;
+  /** What it holds, from the schema; empty when a field lacks one (a test forbids that). */
+  description: string;
+  /** Example values. */
+  examples: unknown[];
+  /** What each value means, for a field with a fixed set of values. */
+  values?: { value: string; meaning: string }[];
+}
+
+type JsonSchema = {
+  type?: string;
+  description?: string;
+  examples?: unknown[];
+  default?: unknown;
+  enum?: unknown[];
+  markdownEnumDescriptions?: string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  additionalProperties?: JsonSchema | boolean;
+  propertyNames?: JsonSchema;
+  anyOf?: JsonSchema[];
+  pattern?: string;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  minItems?: number;
+  minLength?: number;
+  maxLength?: number;
+};
+
+const KNOWN_PATTERNS: Record<string, string> = {
+  '^[a-z0-9]+(?:-[a-z0-9]+)*$': 'kebab-case id',
+  '^\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?$': 'version like 1.0.0',
+  '^\\d{4}-\\d{2}-\\d{2}$': 'date like 2026-11-29',
+  '^[imsu]*$': 'flags from i, m, s, u',
+};
+
+/** A JSON Schema type in words. */
+export function typeWords(s: JsonSchema): string {
+  if (s.enum) return `one of ${s.enum.map((v) => String(v)).join(', ')}`;
+  if (s.anyOf) return [...new Set(s.anyOf.map(typeWords).filter((t) => t !== 'anything'))].join(' or ') || 'anything';
+  switch (s.type) {
+    case 'string':
+      if (s.pattern && KNOWN_PATTERNS[s.pattern]) return KNOWN_PATTERNS[s.pattern]!;
+      return s.maxLength && s.maxLength < 1000 ? `text, at most ${s.maxLength} characters` : 'text';
+    case 'integer':
+    case 'number': {
+      const noun = s.type === 'integer' ? 'whole number' : 'number';
+      const bounds: string[] = [];
+      if (s.exclusiveMinimum !== undefined) bounds.push(`more than ${s.exclusiveMinimum}`);
+      else if (s.minimum !== undefined) bounds.push(`at least ${s.minimum}`);
+      if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) bounds.push(`at most ${s.maximum}`);
+      return [noun, bounds.join(' and ')].filter(Boolean).join(', ');
+    }
+    case 'boolean':
+      return 'true or false';
+    case 'array': {
+      const item = s.items ? (s.items.type === 'object' && s.items.properties ? 'maps' : typeWords(s.items)) : 'anything';
+      return `list of ${item}${s.minItems ? `, at least ${s.minItems}` : ''}`;
+    }
+    case 'object':
+      if (s.properties) return 'map of the fields below';
+      if (s.propertyNames && typeof s.additionalProperties === 'object') return `map of ${s.propertyNames.pattern === '^\\d+$' ? 'score' : typeWords(s.propertyNames)} to ${typeWords(s.additionalProperties)}`;
+      return 'map';
+    default:
+      return 'anything';
+  }
+}
+
+/** Every field of one part, depth first, in the schema's order. */
+export function partFields(part: PartName): FieldReference[] {
+  const out: FieldReference[] = [];
+  const walk = (schema: JsonSchema, prefix: string) => {
+    const required = new Set(schema.required ?? []);
+    for (const [name, s] of Object.entries(schema.properties ?? {})) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      const values = s.enum && s.markdownEnumDescriptions ? s.enum.map((v, i) => ({ value: String(v), meaning: s.markdownEnumDescriptions![i] ?? '' })) : undefined;
+      out.push({
+        part,
+        path,
+        type: typeWords(s),
+        required: required.has(name) && s.default === undefined,
+        ...(s.default !== undefined ? { default: s.default } : {}),
+        description: s.description ?? '',
+        examples: s.examples ?? [],
+        ...(values ? { values } : {}),
+      });
+      if (s.type === 'object' && s.properties) walk(s, path);
+      else if (s.type === 'array' && s.items?.type === 'object' && s.items.properties) walk(s.items, `${path}[]`);
+    }
+  };
+  walk(partJsonSchema(part) as JsonSchema, '');
+  return out;
+}
+
+/** Every field of every part, in reading order. */
+export function allFields(): FieldReference[] {
+  return PARTS.flatMap((part) => partFields(part));
+}
+
+/** An example as the YAML an author writes: `identicalErrors: 3`, or a block for maps and lists. */
+export function exampleYaml(f: Pick<FieldReference, 'path'>, value: unknown): string {
+  const key = f.path.split('.').at(-1)!.replace(/\[\]$/, '');
+  const doc = new Document({ [key]: value });
+  // Lists of plain values read best on one line: `tags: [retries, budgets]`.
+  visit(doc, { Seq: (_, node) => void (node.flow = node.items.every((item) => isScalar(item))) });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd();
+}
+
+/** Look fields up by what a person types: `budget.identicalErrors`, `prompt.budget`, `rows.auto`, `auto`, `rubric.mdx`. */
+export function findFields(query: string): FieldReference[] {
+  const q = query.trim().replace(/\[\]/g, '').replace(/^(prompt|rubric|sample|failures)\.mdx\b/, '$1').toLowerCase();
+  const fields = allFields();
+  const plain = (f: FieldReference) => f.path.replace(/\[\]/g, '').toLowerCase();
+  if ((PARTS as readonly string[]).includes(q)) return fields.filter((f) => f.part === q);
+  const full = fields.filter((f) => `${f.part}.${plain(f)}` === q);
+  if (full.length) return full;
+  const exact = fields.filter((f) => plain(f) === q);
+  if (exact.length) return exact;
+  return fields.filter((f) => plain(f).endsWith(`.${q}`));
+}
+
+/** One field as Markdown: a list item with the description, then its example and what each value means. */
+function fieldMarkdown(f: FieldReference): string {
+  const facts = [f.type, f.required ? 'required' : f.default !== undefined ? `default ${JSON.stringify(f.default)}` : 'optional'];
+  const lines = [`- **\`${f.path}\`** (${facts.join('; ')}): ${f.description}`];
+  const example = f.examples[0];
+  if (example !== undefined) {
+    const yaml = exampleYaml(f, example);
+    lines.push('', yaml.includes('\n') ? `  Example:\n\n  \`\`\`yaml\n${yaml.replace(/^/gm, '  ')}\n  \`\`\`` : `  Example: \`${yaml}\``);
+  }
+  if (f.values?.length) lines.push('', ...f.values.map((v) => `  - \`${v.value}\`: ${v.meaning}`));
+  return lines.join('\n') + '\n';
+}
+
+/** The whole reference as Markdown, one section per part (`####` headings, under the README's own). */
+export function formatReferenceMarkdown(): string {
+  return PARTS.map((part) => `#### \`${part}.mdx\`\n\n${partFields(part).map(fieldMarkdown).join('\n')}\n`).join('\n');
+}
+
+/** One field for a terminal: `prompt.mdx budget.identicalErrors (whole number ...)`, then the text, wrapped by the terminal. */
+export function fieldText(f: FieldReference): string {
+  const facts = [f.type, f.required ? 'required' : f.default !== undefined ? `default ${JSON.stringify(f.default)}` : 'optional'];
+  const out = [`${f.part}.mdx  ${f.path}  (${facts.join('; ')})`, '', f.description];
+  if (f.values?.length) {
+    out.push('');
+    for (const v of f.values) out.push(`  ${v.value}: ${v.meaning}`);
+  }
+  if (f.examples.length) {
+    out.push('', 'Example:', exampleYaml(f, f.examples[0]).replace(/^/gm, '  '));
+  }
+  return out.join('\n') + '\n';
+}
+
+/** Markers around the generated section of README.md. */
+export const FORMAT_REFERENCE_START = '<!-- format-reference:start (generated by `npm run docs`) -->';
+export const FORMAT_REFERENCE_END = '<!-- format-reference:end -->';
