@@ -75,6 +75,8 @@ test('no page is wider than a 390 px phone', async ({ page }) => {
 });
 
 test('axe finds no serious violation on a scored rubric, a filtered catalog, or the 404 page', async ({ page, problems }) => {
+  // Four full axe scans in one test: each takes seconds on a busy 2-core machine.
+  test.setTimeout(120_000);
   const packet = packets.find((p) => p.rubric.vetoes.length > 0) ?? packets[0]!;
   await page.goto(`/packets/${packet.id}/rubric/`);
   for (const row of packet.rubric.rows) await page.locator(`[data-row="${row.id}"] input[value="0"]`).check();
