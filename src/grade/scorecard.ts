@@ -11,8 +11,9 @@ import { verdictOf, type Judgement, type TestCounts, type Verdict } from '../jud
 import { failureModes, type Packet } from '../packets/packet.ts';
 import { decide, type Decision } from './score.ts';
 
-/** Version of `scorecard.json`. */
-export const SCORECARD_SCHEMA_VERSION = 1;
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
+
+export { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
 
 /** One rubric row on the card. */
 export interface CardRow {
@@ -109,6 +110,8 @@ export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (
 /** The scorecard document. */
 export interface Scorecard {
   schemaVersion: typeof SCORECARD_SCHEMA_VERSION;
+  /** Always {@link SCORECARD_KIND}. */
+  kind: typeof SCORECARD_KIND;
   /** The kit that graded it. */
   kit: { version: string };
   packet: { id: string; version: string; digest: string };
@@ -165,6 +168,7 @@ export function buildScorecard(i: CardInput): Scorecard {
   const rows = cardRows(i.packet, evidence, j ? quoteEvidence({ description: j.description, findings }) : () => 'not graded');
   return {
     schemaVersion: SCORECARD_SCHEMA_VERSION,
+    kind: SCORECARD_KIND,
     kit: { version: i.kitVersion },
     packet: { id: i.packet.id, version: i.packet.prompt.data.version, digest: i.packet.digest },
     submission: i.submission,

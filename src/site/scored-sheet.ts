@@ -1,4 +1,5 @@
 import { decide, type Decision, type RowScores } from '../grade/score.ts';
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from '../grade/scorecard-format.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 
 /**
@@ -48,12 +49,31 @@ export interface ScoredSheet {
   scoredOn?: string;
   /** The reviewer's notes per rubric row id, rows without notes left out (optional). */
   notes?: Record<string, string>;
+  /**
+   * The submission graded, when the card started from its `scorecard.json` (`packet grade`): its
+   * name and sha256, so the sheet names both the packet version (`digest`) and the work scored.
+   */
+  submission?: SheetSubmission;
+  /** The evidence behind each automatic row's score, by row id, as the scorecard quoted it. */
+  evidence?: Record<string, string>;
+  /** The caps matched failure modes put on rows, by row id, as the scorecard found them. */
+  caps?: Record<string, { mode: string; max: number }>;
   /** When the sheet was exported (or saved in the browser), ISO 8601. */
   date: string;
 }
 
+/** The graded submission a sheet scores. */
+export interface SheetSubmission {
+  name: string;
+  /** sha256 of the archive (of its sorted files, for a folder); null when it could not be read. */
+  sha256: string | null;
+}
+
 /** What a person typed on the card besides the scores. */
 export interface SheetExtras {
+  submission?: SheetSubmission;
+  evidence?: Readonly<Record<string, string>>;
+  caps?: Readonly<Record<string, { mode: string; max: number }>>;
   candidate?: string;
   reviewer?: string;
   /** `YYYY-MM-DD`. */
@@ -95,6 +115,9 @@ export function scoredSheet(card: ScoringCard, scores: Readonly<Record<string, n
     ...(extra.reviewer?.trim() ? { reviewer: extra.reviewer.trim() } : {}),
     ...(extra.scoredOn && ISO_DAY.test(extra.scoredOn) ? { scoredOn: extra.scoredOn } : {}),
     ...(Object.keys(notes).length ? { notes } : {}),
+    ...(extra.submission ? { submission: { name: extra.submission.name, sha256: extra.submission.sha256 } } : {}),
+    ...(extra.evidence && Object.keys(extra.evidence).length ? { evidence: { ...extra.evidence } } : {}),
+    ...(extra.caps && Object.keys(extra.caps).length ? { caps: { ...extra.caps } } : {}),
     date: extra.date.toISOString(),
   };
 }
@@ -110,7 +133,23 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The outcome of reading a sheet back. */
 export type ReadSheetResult =
-  | { ok: true; scores: Record<string, number>; candidate: string; reviewer: string; scoredOn: string; notes: Record<string, string>; date: string }
+  | {
+      ok: true;
+      scores: Record<string, number>;
+      candidate: string;
+      reviewer: string;
+      scoredOn: string;
+      notes: Record<string, string>;
+      date: string;
+      /** The graded submission, when the card came from (or started as) a scorecard. */
+      submission?: SheetSubmission;
+      /** The automatic rows' evidence, by row id. */
+      evidence: Record<string, string>;
+      /** The caps that matched failure modes put on rows, by row id (from a scorecard). */
+      caps: Record<string, { mode: string; max: number }>;
+      /** True when this was a `scorecard.json`: only its automatic rows are scored. */
+      fromScorecard: boolean;
+    }
   | { ok: false; message: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -161,9 +200,108 @@ export function readScoredSheet(text: string, card: ScoringCard): ReadSheetResul
       notes[rowId] = value;
     }
   }
+  const submission = json.submission === undefined ? undefined : submissionOf(json.submission);
+  if (submission === null) return { ok: false, message: 'This sheet\'s "submission" is not a name and a sha256. Nothing was changed.' };
+  const evidence: Record<string, string> = {};
+  if (json.evidence !== undefined) {
+    if (!isRecord(json.evidence)) return { ok: false, message: 'This sheet\'s "evidence" is not a map of row ids to text. Nothing was changed.' };
+    for (const [rowId, value] of Object.entries(json.evidence)) {
+      if (!card.rubric.rows.some((r) => r.id === rowId && r.auto) || typeof value !== 'string') {
+        return { ok: false, message: `This sheet has evidence for "${rowId}", which is not an automatic row of this rubric. Nothing was changed.` };
+      }
+      evidence[rowId] = value;
+    }
+  }
+  const caps: Record<string, { mode: string; max: number }> = {};
+  if (json.caps !== undefined) {
+    if (!isRecord(json.caps)) return { ok: false, message: 'This sheet\'s "caps" is not a map of row ids to caps. Nothing was changed.' };
+    for (const [rowId, value] of Object.entries(json.caps)) {
+      const row = card.rubric.rows.find((r) => r.id === rowId);
+      if (!row || !isRecord(value) || typeof value.mode !== 'string' || !Number.isInteger(value.max)) {
+        return { ok: false, message: `This sheet has a cap on "${rowId}" that is not a row of this rubric with a mode and a whole maximum. Nothing was changed.` };
+      }
+      caps[rowId] = { mode: value.mode, max: value.max as number };
+    }
+  }
   const asText = (v: unknown) => (typeof v === 'string' ? v : '');
   const scoredOn = asText(json.scoredOn);
-  return { ok: true, scores, candidate: asText(json.candidate), reviewer: asText(json.reviewer), scoredOn: ISO_DAY.test(scoredOn) ? scoredOn : '', notes, date: asText(json.date) };
+  return {
+    ok: true,
+    scores,
+    candidate: asText(json.candidate),
+    reviewer: asText(json.reviewer),
+    scoredOn: ISO_DAY.test(scoredOn) ? scoredOn : '',
+    notes,
+    date: asText(json.date),
+    ...(submission ? { submission } : {}),
+    evidence,
+    caps,
+    fromScorecard: false,
+  };
+}
+
+/** A submission's name and sha256, or null when the value is not one. */
+function submissionOf(v: unknown): SheetSubmission | null {
+  if (!isRecord(v) || typeof v.name !== 'string' || !v.name || (v.sha256 !== null && (typeof v.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(v.sha256)))) return null;
+  return { name: v.name, sha256: v.sha256 as string | null };
+}
+
+/**
+ * Read a `scorecard.json` of `packet grade` onto a card: the automatic rows get their scores and
+ * the evidence quoted for them, the caps of matched failure modes are kept, and the judgement
+ * rows stay open for the reviewer. It must be a scorecard of this packet id and exact digest (a
+ * submission graded against another version is refused, as a sheet would be), graded (not
+ * refused at intake), with scores in range on automatic rows of this rubric only.
+ */
+export function readScorecard(json: Record<string, unknown>, card: ScoringCard): ReadSheetResult {
+  if (json.schemaVersion !== SCORECARD_SCHEMA_VERSION) {
+    return { ok: false, message: `This scorecard has format version ${String(json.schemaVersion)}; this page reads version ${SCORECARD_SCHEMA_VERSION}. Nothing was changed.` };
+  }
+  const packet = isRecord(json.packet) ? json.packet : {};
+  if (packet.id !== card.id) {
+    return { ok: false, message: `This scorecard grades the packet "${String(packet.id)}", not "${card.id}". Open that packet's rubric to read it. Nothing was changed.` };
+  }
+  if (packet.digest !== card.digest) {
+    const version = typeof packet.version === 'string' ? `version ${packet.version}, ` : '';
+    const digest = typeof packet.digest === 'string' ? packet.digest.slice(0, 12) : '?';
+    return {
+      ok: false,
+      message: `This scorecard was graded against another version of "${card.id}" (${version}digest ${digest}); this page is version ${card.version}, digest ${card.digest.slice(0, 12)}. Grade it again with the current packet. Nothing was changed.`,
+    };
+  }
+  const submission = submissionOf(json.submission);
+  if (!submission) return { ok: false, message: 'This scorecard names no submission (a name and a sha256). Nothing was changed.' };
+  if (json.graded !== true) return { ok: false, message: `The submission "${submission.name}" was refused when it was read, so it has no scores to import. Its scorecard.md says why. Nothing was changed.` };
+  if (!Array.isArray(json.rows)) return { ok: false, message: 'This scorecard has no rubric rows. Nothing was changed.' };
+  const scores: Record<string, number> = {};
+  const evidence: Record<string, string> = {};
+  const caps: Record<string, { mode: string; max: number }> = {};
+  for (const raw of json.rows as unknown[]) {
+    if (!isRecord(raw) || typeof raw.id !== 'string') return { ok: false, message: 'This scorecard has a row without an id. Nothing was changed.' };
+    const row = card.rubric.rows.find((r) => r.id === raw.id);
+    if (!row) return { ok: false, message: `This scorecard scores a row "${raw.id}" that this rubric does not have. Nothing was changed.` };
+    if (isRecord(raw.cap) && typeof raw.cap.mode === 'string' && Number.isInteger(raw.cap.max)) caps[row.id] = { mode: raw.cap.mode, max: raw.cap.max as number };
+    if (raw.score === null || raw.score === undefined) continue;
+    if (!row.auto) return { ok: false, message: `This scorecard scores the judgement row "${row.id}"; only automatic rows come from a scorecard. Nothing was changed.` };
+    if (typeof raw.score !== 'number' || !Number.isInteger(raw.score) || raw.score < 0 || raw.score > row.max) {
+      return { ok: false, message: `The score of row "${row.id}" is ${JSON.stringify(raw.score)}; it must be a whole number from 0 to ${row.max}. Nothing was changed.` };
+    }
+    scores[row.id] = raw.score;
+    if (typeof raw.evidence === 'string') evidence[row.id] = raw.evidence;
+  }
+  return { ok: true, scores, candidate: submission.name, reviewer: '', scoredOn: '', notes: {}, date: typeof json.date === 'string' ? json.date : '', submission, evidence, caps, fromScorecard: true };
+}
+
+/** Read what a reviewer imports: a scored sheet of this page, or a `scorecard.json` of `packet grade`. */
+export function readImport(text: string, card: ScoringCard): ReadSheetResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'This file is not JSON, so it is neither a scored sheet nor a scorecard. Nothing was changed.' };
+  }
+  if (isRecord(json) && json.kind === SCORECARD_KIND) return readScorecard(json, card);
+  return readScoredSheet(text, card);
 }
 
 /** Where the browser keeps the card being scored, so a reload does not lose it: one draft per packet version. */

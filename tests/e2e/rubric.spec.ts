@@ -156,7 +156,7 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
   await page.reload();
   await clearCard(page);
   await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
-  await page.getByLabel('Import a scored sheet').setInputFiles(file);
+  await page.getByLabel('Import a sheet or scorecard.json').setInputFiles(file);
   await expect(page.locator('[data-sheet-status]')).toHaveText(/^Imported sheet\.json, scored 2026-11-28/);
   for (const [row, points] of Object.entries(scores)) await expect(page.locator(`[data-row="${row}"] input[value="${points}"]`)).toBeChecked();
   await expect(page.getByLabel('Candidate', { exact: true })).toHaveValue('Ada Lovelace');
@@ -166,7 +166,7 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
 
   // The same sheet pinned to another digest: refused, and the card is left as it was.
   await clearCard(page);
-  await page.getByLabel('Import a scored sheet').setInputFiles({
+  await page.getByLabel('Import a sheet or scorecard.json').setInputFiles({
     name: 'old.json',
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify({ ...sheet, digest: 'f'.repeat(64), version: '0.0.1' })),

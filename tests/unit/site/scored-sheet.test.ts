@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeScores, draftKey, isBlankSheet, levelWords, readScoredSheet, scoredSheet, scoredSheetFileName, type ScoringCard } from '../../../src/site/scored-sheet.ts';
+import { completeScores, draftKey, isBlankSheet, levelWords, readImport, readScoredSheet, scoredSheet, scoredSheetFileName, type ScoringCard } from '../../../src/site/scored-sheet.ts';
 
 const card: ScoringCard = {
   id: 'red-log-gate',
@@ -55,6 +55,9 @@ describe('the scored sheet', () => {
       scoredOn: '2026-11-28',
       notes: { honest: 'Said so in NOTES.md.' },
       date: sheet.date,
+      evidence: {},
+      caps: {},
+      fromScorecard: false,
     });
     // A sheet exported before notes and days were on the card reads as one without them.
     const { notes: _n, scoredOn: _d, ...older } = sheet;
@@ -91,5 +94,60 @@ describe('the scored sheet', () => {
     expect(read({ schemaVersion: 2 })).toMatchObject({ ok: false, message: expect.stringContaining('format version 2') });
     expect(readScoredSheet('not json', card)).toMatchObject({ ok: false, message: expect.stringContaining('not JSON') });
     expect(readScoredSheet('{"scores":{}}', card)).toMatchObject({ ok: false, message: expect.stringContaining('not a packet-kit scored sheet') });
+  });
+});
+
+describe('a scorecard.json imported onto the card', () => {
+  const autoCard: ScoringCard = { ...card, rubric: { ...card.rubric, rows: card.rubric.rows.map((r) => (r.id === 'tests' ? { ...r, auto: 'tests' as const } : r)) } };
+  const sha = 'a'.repeat(64);
+  const scorecard = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      schemaVersion: 1,
+      kind: 'packet-kit/scorecard',
+      packet: { id: 'red-log-gate', version: '1.0.0', digest: card.digest },
+      submission: { name: 'ada', source: 'subs/ada.zip', kind: 'zip', sha256: sha, stripped: null, dropped: [], stated: { version: '1.0.0', digest: null } },
+      date: '2026-11-30T09:00:00.000Z',
+      graded: true,
+      rows: [
+        { id: 'tests', criterion: 'Tests pass.', max: 3, auto: 'tests', score: 0, evidence: 'PK416 1 held-out test failed: test_gate', cap: null },
+        { id: 'honest', criterion: 'No fake green.', max: 2, auto: null, score: null, evidence: null, cap: { mode: 'fake-green', max: 1 } },
+        { id: 'notes', criterion: 'Notes.', max: 3, auto: null, score: null, evidence: null, cap: null },
+      ],
+      ...over,
+    });
+
+  it('sets the automatic rows with their evidence, keeps the caps, and leaves the judgement rows open', () => {
+    const r = readImport(scorecard(), autoCard);
+    expect(r).toMatchObject({ ok: true, fromScorecard: true, scores: { tests: 0 }, candidate: 'ada', submission: { name: 'ada', sha256: sha } });
+    if (!r.ok) return;
+    expect(r.evidence).toEqual({ tests: 'PK416 1 held-out test failed: test_gate' });
+    expect(r.caps).toEqual({ honest: { mode: 'fake-green', max: 1 } });
+    expect(completeScores(autoCard, r.scores)).toBeUndefined();
+  });
+
+  it('exports a sheet that names both the packet digest and the submission, and reads back whole', () => {
+    const r = readImport(scorecard(), autoCard);
+    if (!r.ok) throw new Error(r.message);
+    const sheet = scoredSheet(autoCard, { ...r.scores, honest: 1, notes: 2 }, { date, candidate: r.candidate, ...(r.submission ? { submission: r.submission } : {}), evidence: r.evidence, caps: r.caps });
+    expect(sheet).toMatchObject({ digest: card.digest, submission: { name: 'ada', sha256: sha }, evidence: { tests: r.evidence.tests }, caps: { honest: { mode: 'fake-green', max: 1 } } });
+    const back = readImport(JSON.stringify(sheet), autoCard);
+    expect(back).toMatchObject({ ok: true, fromScorecard: false, scores: { tests: 0, honest: 1, notes: 2 }, submission: { name: 'ada', sha256: sha }, caps: { honest: { mode: 'fake-green', max: 1 } } });
+  });
+
+  it('refuses a scorecard of another version, another packet, a refused submission, a scored judgement row or a score out of range', () => {
+    const refused = (over: Record<string, unknown>) => {
+      const r = readImport(scorecard(over), autoCard);
+      return r.ok ? 'accepted' : r.message;
+    };
+    expect(refused({ packet: { id: 'red-log-gate', version: '0.9.0', digest: 'e'.repeat(64) } })).toMatch(/graded against another version .*version 0\.9\.0/);
+    expect(refused({ packet: { id: 'other', version: '1.0.0', digest: card.digest } })).toMatch(/grades the packet "other"/);
+    expect(refused({ graded: false })).toMatch(/was refused when it was read/);
+    expect(refused({ schemaVersion: 2 })).toMatch(/format version 2/);
+    expect(refused({ submission: { name: 'ada', sha256: 'not-a-digest' } })).toMatch(/names no submission/);
+    const rows = (patch: Record<string, unknown>, id = 'tests') => JSON.parse(scorecard()).rows.map((row: { id: string }) => (row.id === id ? { ...row, ...patch } : row));
+    expect(refused({ rows: rows({ score: 2 }, 'notes') })).toMatch(/judgement row "notes"/);
+    expect(refused({ rows: rows({ score: 4 }) })).toMatch(/whole number from 0 to 3/);
+    expect(refused({ rows: rows({ id: 'ghost' }) })).toMatch(/row "ghost" that this rubric does not have/);
+    expect(readImport('{"kind":"packet-kit/scorecard"', autoCard)).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
   });
 });
