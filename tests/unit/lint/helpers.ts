@@ -10,7 +10,7 @@ import { loadPackets } from '../../../src/packets/load.ts';
 import type { Packet } from '../../../src/packets/packet.ts';
 import { parsePacket } from '../../../src/packets/parse.ts';
 import type { PacketSource } from '../../../src/packets/source.ts';
-import { TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
+import { LAB_TEMPLATE_DIR, TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
 import type { Drill } from '../../../src/packets/drill.ts';
 
 /** The repository root. */
@@ -51,7 +51,12 @@ export function fixtureProject(): string {
     for (const side of readdirSync(path.join(ROOT, FIXTURES, rule))) {
       const dest = path.join(root, FIXTURES, rule, side);
       const prompt = readFileSync(path.join(ROOT, FIXTURES, rule, side, 'prompt.mdx'), 'utf8');
-      if (!/^kind: (lab|drill)$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, { recursive: true, filter: (src) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) });
+      const code = { recursive: true, filter: (src: string) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) };
+      // A take-home fixture gets the scaffold's trees, a lab fixture the lab scaffold's (unless it
+      // brings a starter of its own, as the one without a README does); a drill has no code.
+      if (/^kind: lab$/m.test(prompt)) {
+        if (!existsSync(path.join(ROOT, FIXTURES, rule, side, 'starter'))) cpSync(LAB_TEMPLATE_DIR, dest, code);
+      } else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, code);
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
       // The template's replies that the fixture's own failure catalog does not name would be unused (PK130).
       if (existsSync(path.join(dest, 'failures.mdx'))) {
