@@ -118,6 +118,63 @@ function resolveEndpoint(values: { endpoint?: string | undefined; model?: string
   return { live: parsed.endpoint };
 }
 
+/** The console lines of the live model runs: the start, the verdicts, and each inconclusive run, failed endpoint and substituted model as a coded diagnostic. */
+function modelEventPrinter(say: (text: string) => void, sayErr: (text: string) => void): NonNullable<Parameters<typeof runRehearsal>[0]['onModels']> {
+  return (event) => {
+    if ('start' in event) {
+      const s = event.start;
+      return say(`\nmodel${s.models.length === 1 ? '' : 's'} ${s.models.join(', ')} at ${s.host}${s.scripted ? ' (the embedded scripted endpoint)' : ''}, ${s.endpointJobs} call${s.endpointJobs === 1 ? '' : 's'} at a time\n`);
+    }
+    const by = new Map<string, number>();
+    for (const m of event.end) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
+    say(`models: ${event.end.length} run${event.end.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
+    for (const m of event.end) {
+      if (m.verdict === 'INCONCLUSIVE') {
+        const tooSmall = m.inconclusiveCause === 'budget';
+        const d = tooSmall
+          ? diagnose(ModelErrors.TokenBudgetTooSmall, { file: m.packet }, { packet: m.packet, detail: m.reason.replace(/^no answer could be judged: /, '') })
+          : diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
+        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      }
+      if (m.failure) {
+        const f = m.failure;
+        const server = f.status !== null ? `The server answered HTTP ${f.status}${f.message ? `: "${f.message}".` : '.'}` : `No response arrived${f.message ? ` (${f.message})` : ''}.`;
+        const d = diagnose(ModelErrors.EndpointFailed, { file: m.packet }, { packet: m.packet, error: f.error, meaning: classInfo(f.error).meaning, server, fix: f.hint });
+        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      }
+      for (const served of m.servedModels ?? []) {
+        const d = diagnose(ModelErrors.ServedModelDiffers, { file: m.packet }, { packet: m.packet, asked: m.model, served });
+        sayErr(`${d.code} warning ${d.message}\n  hint: ${d.hint}\n`);
+      }
+    }
+  };
+}
+
+/**
+ * The sandbox of a rehearsal in a scratch root of its own (workspaces, the interpreter shim, the
+ * self-test), removed at the end, on Ctrl-C or SIGTERM, or by a later run; an exit code after
+ * printing why when there is none, or when live replies would run unconfined.
+ */
+async function prepareSandbox(io: CliIo, values: { packets: string; unconfined: boolean }, live: { host: string } | undefined) {
+  const bwrapPath = io.env.PACKET_KIT_BWRAP;
+  const scratchRoot = await createScratchRoot({ parent: tmpdir() });
+  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
+  if (!prepared.ok) {
+    const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
+    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    await scratchRoot.dispose();
+    return 2;
+  }
+  const { environment } = prepared;
+  if (live && environment.sandbox.kind !== 'bubblewrap') {
+    printDiagnostic(io, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
+    await environment.dispose();
+    await scratchRoot.dispose();
+    return 2;
+  }
+  return { environment, scratchRoot };
+}
+
 /** `packet rehearse`. */
 export async function rehearseCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(rehearseSpec, args);
@@ -163,24 +220,9 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
     for (const p of loaded.packets) for (const i of effectiveBudget(p.prompt.data.budget, budgetFlags).ignored) ignored.add(`${p.id}: ${i}`);
     if (ignored.size) printDiagnostic(io, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
   }
-  const bwrapPath = io.env.PACKET_KIT_BWRAP;
-  // Everything the runs leave on disk (workspaces, the interpreter shim, the self-test) goes in
-  // one scratch root, removed at the end, on Ctrl-C or SIGTERM, or by a later run.
-  const scratchRoot = await createScratchRoot({ parent: tmpdir() });
-  const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-  if (!prepared.ok) {
-    const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
-    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
-    await scratchRoot.dispose();
-    return 2;
-  }
-  const { environment } = prepared;
-  if (live && environment.sandbox.kind !== 'bubblewrap') {
-    printDiagnostic(io, diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }));
-    await environment.dispose();
-    await scratchRoot.dispose();
-    return 2;
-  }
+  const sandbox = await prepareSandbox(io, values, live);
+  if (typeof sandbox === 'number') return sandbox;
+  const { environment, scratchRoot } = sandbox;
   const packetsDir = path.resolve(io.cwd, values.packets);
   const reportFile = path.resolve(io.cwd, values.report);
   const packets = shard ? selectShard(loaded.packets, (p) => p.id, shard) : loaded.packets;
@@ -230,34 +272,7 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
       onWait: (packet, plan, retry, model) =>
         say(`  ${packet}${models && models.length > 1 ? ` with ${model}` : ''}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
       onPause: (pause, host) => say(`  endpoint ${host}: every run waits ${(pause.ms / 1000).toFixed(1)} s (a rate limit: ${pause.from})\n`),
-      onModels: (event) => {
-        if ('start' in event) {
-          const s = event.start;
-          return say(`\nmodel${s.models.length === 1 ? '' : 's'} ${s.models.join(', ')} at ${s.host}${s.scripted ? ' (the embedded scripted endpoint)' : ''}, ${s.endpointJobs} call${s.endpointJobs === 1 ? '' : 's'} at a time\n`);
-        }
-        const by = new Map<string, number>();
-        for (const m of event.end) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
-        say(`models: ${event.end.length} run${event.end.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
-        for (const m of event.end) {
-          if (m.verdict === 'INCONCLUSIVE') {
-            const tooSmall = m.inconclusiveCause === 'budget';
-            const d = tooSmall
-              ? diagnose(ModelErrors.TokenBudgetTooSmall, { file: m.packet }, { packet: m.packet, detail: m.reason.replace(/^no answer could be judged: /, '') })
-              : diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
-            sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
-          }
-          if (m.failure) {
-            const f = m.failure;
-            const server = f.status !== null ? `The server answered HTTP ${f.status}${f.message ? `: "${f.message}".` : '.'}` : `No response arrived${f.message ? ` (${f.message})` : ''}.`;
-            const d = diagnose(ModelErrors.EndpointFailed, { file: m.packet }, { packet: m.packet, error: f.error, meaning: classInfo(f.error).meaning, server, fix: f.hint });
-            sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
-          }
-          for (const served of m.servedModels ?? []) {
-            const d = diagnose(ModelErrors.ServedModelDiffers, { file: m.packet }, { packet: m.packet, asked: m.model, served });
-            sayErr(`${d.code} warning ${d.message}\n  hint: ${d.hint}\n`);
-          }
-        }
-      },
+      onModels: modelEventPrinter(say, sayErr),
     });
     say(`report: ${path.relative(io.cwd, reportFile)}\n`);
     return exitCode;
