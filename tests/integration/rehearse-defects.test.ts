@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { catalogEntries } from '../../src/errors/catalog.ts';
+import { AUTO_CHECKS } from '../../src/packets/schema/rubric.ts';
 import type { RehearsalReport } from '../../src/rehearse/report.ts';
 import { SCRATCH_MARKER, SCRATCH_PREFIX } from '../../src/sandbox/scratch.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
@@ -152,6 +154,20 @@ describe('packet rehearse on planted defects', () => {
     expect(failed('bar-too-low')).toEqual(['calibration:drops-minutes']);
     expect(check('bar-too-low', 'calibration:drops-minutes').code).toBe('PK451');
     expect(packet('bar-too-low').defects[0]).toMatch(/The rubric cannot tell "Only the first unit counts" \(drops-minutes\) from a hire/);
+  });
+
+  it('hints at `auto` rows for that hire bar: rows the machine scores from the evidence', () => {
+    const found = check('bar-too-low', 'calibration:drops-minutes');
+    const entry = catalogEntries().find((e) => e.code === found.code)!;
+    expect(entry.name).toBe('CalibrationMutant');
+    const params = { mode: 'drops-minutes', title: 'Only the first unit counts', total: 5, max: 8, hireBar: 4 };
+    expect(found.defect).toBe(entry.message(params));
+    const hint = entry.hint(params);
+    expect(hint).toBe("Give a row `auto: tests` or `auto: hidden-tests` so the machine scores it from the evidence, cap a row lower in the mode's caps, add a veto, or raise the hire bar.");
+    // Every check the hint names is one a rubric row can take.
+    const named = [...hint.matchAll(/`auto: ([\w-]+)`/g)].map((m) => m[1]);
+    expect(named).toEqual(['tests', 'hidden-tests']);
+    for (const auto of named) expect(AUTO_CHECKS).toContain(auto);
   });
 
   it('keeps a forged OK line with a failing exit red', () => {
