@@ -46,6 +46,10 @@ beforeAll(async () => {
   await t.add('signal-on-sample');
   await t.edit('signal-on-sample', 'failures.mdx', 'pattern: "return 0\\\\b"', 'pattern: "PART = re\\\\.compile"');
 
+  // A signal that misses its mutant: it looks in the added lines for a line the mutant leaves as the starter has it.
+  await t.add('signal-misses-mutant');
+  await t.edit('signal-misses-mutant', 'failures.mdx', 'pattern: "PART\\\\.search\\\\("\n      in: files', 'pattern: "UNITS = \\\\{"\n      in: diff');
+
   // A hire bar that does not separate: low bar, no vetoes, caps that leave the total above it.
   await t.add('bar-too-low');
   await t.edit('bar-too-low', 'rubric.mdx', 'hireBar: 6', 'hireBar: 4');
@@ -150,6 +154,16 @@ describe('packet rehearse on planted defects', () => {
     expect(packet('signal-on-sample').defects.join('\n')).toMatch(/also matches the sample solution \(src\/duration\.py: PART = re\.compile/);
   });
 
+  it('names a signal that misses its mutant, and says what it searched', () => {
+    expect(failed('signal-misses-mutant')).toEqual(['signal:drops-minutes']);
+    const missed = check('signal-misses-mutant', 'signal:drops-minutes');
+    expect(missed.code).toBe('PK448');
+    expect(missed.defect).toBe(
+      'The signal of "drops-minutes" does not match its own mutant (searched the lines added against the starter in the candidate\'s files matching src/**/*.py), so a reviewer grepping for it would miss this failure.',
+    );
+    expect(missed.actual).toBe('mutant: no match; sample: no match');
+  });
+
   it('names a hire bar that does not separate the sample from a mutant', () => {
     expect(failed('bar-too-low')).toEqual(['calibration:drops-minutes']);
     expect(check('bar-too-low', 'calibration:drops-minutes').code).toBe('PK451');
@@ -229,7 +243,7 @@ describe('packet rehearse on planted defects', () => {
   });
 
   it('summarises defects in words on the console', () => {
-    expect(stdout).toMatch(/13 packets: 2 fail closed, 11 with defects, 0 inconclusive/);
+    expect(stdout).toMatch(/14 packets: 2 fail closed, 12 with defects, 0 inconclusive/);
     expect(stdout).toContain('starter-green:\n  - PK440 The starter passes its visible tests');
   });
 });
