@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { catalogEntries } from '../../src/errors/catalog.ts';
+import { AUTO_CHECKS } from '../../src/packets/schema/rubric.ts';
 import type { RehearsalReport } from '../../src/rehearse/report.ts';
 import { SCRATCH_MARKER, SCRATCH_PREFIX } from '../../src/sandbox/scratch.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
@@ -43,6 +45,10 @@ beforeAll(async () => {
   // A signal that matches the sample too.
   await t.add('signal-on-sample');
   await t.edit('signal-on-sample', 'failures.mdx', 'pattern: "return 0\\\\b"', 'pattern: "PART = re\\\\.compile"');
+
+  // A signal that misses its mutant: it looks in the added lines for a line the mutant leaves as the starter has it.
+  await t.add('signal-misses-mutant');
+  await t.edit('signal-misses-mutant', 'failures.mdx', 'pattern: "PART\\\\.search\\\\("\n      in: files', 'pattern: "UNITS = \\\\{"\n      in: diff');
 
   // A hire bar that does not separate: low bar, no vetoes, caps that leave the total above it.
   await t.add('bar-too-low');
@@ -148,10 +154,34 @@ describe('packet rehearse on planted defects', () => {
     expect(packet('signal-on-sample').defects.join('\n')).toMatch(/also matches the sample solution \(src\/duration\.py: PART = re\.compile/);
   });
 
+  it('names a signal that misses its mutant, and says what it searched', () => {
+    expect(failed('signal-misses-mutant')).toEqual(['signal:drops-minutes']);
+    const missed = check('signal-misses-mutant', 'signal:drops-minutes');
+    expect(missed.code).toBe('PK448');
+    expect(missed.defect).toBe(
+      'The signal of "drops-minutes" does not match its own mutant (searched the lines added against the starter in the candidate\'s files matching src/**/*.py), so a reviewer grepping for it would miss this failure.',
+    );
+    expect(missed.actual).toBe('mutant: no match; sample: no match');
+  });
+
   it('names a hire bar that does not separate the sample from a mutant', () => {
     expect(failed('bar-too-low')).toEqual(['calibration:drops-minutes']);
     expect(check('bar-too-low', 'calibration:drops-minutes').code).toBe('PK451');
     expect(packet('bar-too-low').defects[0]).toMatch(/The rubric cannot tell "Only the first unit counts" \(drops-minutes\) from a hire/);
+  });
+
+  it('hints at `auto` rows for that hire bar: rows the machine scores from the evidence', () => {
+    const found = check('bar-too-low', 'calibration:drops-minutes');
+    const entry = catalogEntries().find((e) => e.code === found.code)!;
+    expect(entry.name).toBe('CalibrationMutant');
+    const params = { mode: 'drops-minutes', title: 'Only the first unit counts', total: 5, max: 8, hireBar: 4 };
+    expect(found.defect).toBe(entry.message(params));
+    const hint = entry.hint(params);
+    expect(hint).toBe("Give a row `auto: tests` or `auto: hidden-tests` so the machine scores it from the evidence, cap a row lower in the mode's caps, add a veto, or raise the hire bar.");
+    // Every check the hint names is one a rubric row can take.
+    const named = [...hint.matchAll(/`auto: ([\w-]+)`/g)].map((m) => m[1]);
+    expect(named).toEqual(['tests', 'hidden-tests']);
+    for (const auto of named) expect(AUTO_CHECKS).toContain(auto);
   });
 
   it('keeps a forged OK line with a failing exit red', () => {
@@ -213,7 +243,7 @@ describe('packet rehearse on planted defects', () => {
   });
 
   it('summarises defects in words on the console', () => {
-    expect(stdout).toMatch(/13 packets: 2 fail closed, 11 with defects, 0 inconclusive/);
+    expect(stdout).toMatch(/14 packets: 2 fail closed, 12 with defects, 0 inconclusive/);
     expect(stdout).toContain('starter-green:\n  - PK440 The starter passes its visible tests');
   });
 });
