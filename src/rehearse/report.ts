@@ -40,6 +40,8 @@ export interface CheckResult {
   defect?: string;
   /** When not ok: the defect's catalog code (PK44x-PK45x, a lab's PK47x; `npx packet explain <code>`). */
   code?: string;
+  /** When not ok: what to do about it, the catalog entry's hint. */
+  hint?: string;
   /** The judge's findings on the workspace this check ran (codes, places, hints). */
   findings?: Finding[];
   /** Wall-clock milliseconds. */

@@ -30,7 +30,10 @@ export function terminalReporter(out: (text: string) => void, options: { tty: bo
       const line = `${status} ${report.id} ${report.version} (${report.checks.length} checks, ${report.cached ? 'cached' : `${Math.round(report.durationMs)} ms`})`;
       if (options.tty) out(`\r\x1b[2K${line}\n`);
       else out(`${line}\n`);
-      for (const check of report.checks.filter((x) => !x.ok)) out(`  ${mark(check)} ${check.id}: ${check.code ? `${check.code} ` : ''}${check.defect ?? check.actual}\n`);
+      for (const check of report.checks.filter((x) => !x.ok)) {
+        out(`  ${mark(check)} ${check.id}: ${check.code ? `${check.code} ` : ''}${check.defect ?? check.actual}\n`);
+        if (check.hint) out(`    hint: ${check.hint}\n`);
+      }
     },
     onModelRunEnd(run: ModelRunReport) {
       const colour = run.verdict === 'INCONCLUSIVE' ? c.yellow : run.verdict === 'PASS' || run.verdict === 'CAUGHT' ? c.green : run.verdict === 'GAVE-UP' ? c.cyan : c.red;

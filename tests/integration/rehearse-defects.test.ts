@@ -177,6 +177,9 @@ describe('packet rehearse on planted defects', () => {
     const params = { mode: 'drops-minutes', title: 'Only the first unit counts', total: 5, max: 8, hireBar: 4 };
     expect(found.defect).toBe(entry.message(params));
     const hint = entry.hint(params);
+    // The report carries it with the defect, and the console prints it under it.
+    expect(found.hint).toBe(hint);
+    expect(stdout).toContain(`calibration:drops-minutes: PK451 ${found.defect}\n    hint: ${hint}\n`);
     expect(hint).toBe("Give a row `auto: tests` or `auto: hidden-tests` so the machine scores it from the evidence, cap a row lower in the mode's caps, add a veto, or raise the hire bar.");
     // Every check the hint names is one a rubric row can take.
     const named = [...hint.matchAll(/`auto: ([\w-]+)`/g)].map((m) => m[1]);
