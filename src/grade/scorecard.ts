@@ -99,7 +99,7 @@ export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (
       case 'protected':
         return say(first((f) => f.kind === 'protected' || f.code === 'PK425'));
       case 'workspace':
-        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe'));
+        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe' || f.kind === 'secret'));
       default:
         return say(first((f) => f.kind === 'receipts'));
     }
