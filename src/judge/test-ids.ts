@@ -207,9 +207,10 @@ function resolver(modules: readonly PythonModule[]) {
         for (const t of inherited.tests) tests.add(t);
       }
     }
-    // A base the kit cannot see (a helper outside the packet's test files): a class with tests
-    // on it is taken for a TestCase, so its tests are expected rather than silently skipped.
-    if (!testCase && unknownBase && tests.size > 0) testCase = true;
+    // A base the kit cannot see (a helper outside the packet's test files) may be a TestCase: the
+    // class is taken for one, and so are its subclasses, so their tests are expected rather than
+    // silently skipped.
+    if (!testCase && unknownBase) testCase = true;
     const result = { testCase, tests: [...tests].sort() };
     memo.set(info, result);
     return result;

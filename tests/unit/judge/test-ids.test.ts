@@ -128,6 +128,11 @@ describe('expectedTests', () => {
     expect(expectedTests([m], [], 'unittest', new Set(['tests/test_hidden_h.py']))).toEqual([{ id: 'tests/test_hidden_h.py::TestH::test_h', file: 'tests/test_hidden_h.py', hidden: true }]);
   });
 
+  it('takes a subclass of a local base on a base it cannot see for a TestCase too', () => {
+    const m = scanPython('tests/test_d.py', 'from outside import CaseBase\n\nclass Base(CaseBase):\n    def setUp(self):\n        pass\n\nclass TestD(Base):\n    def test_d(self):\n        pass\n');
+    expect(expectedTests([m], [], 'unittest', new Set()).map((t) => t.id)).toEqual(['tests/test_d.py::TestD::test_d']);
+  });
+
   it('collects a TestCase with tests that a module imports (unittest loads it from the module namespace)', () => {
     const base = scanPython('tests/shared.py', 'import unittest\n\nclass SharedChecks(unittest.TestCase):\n    def test_shared(self):\n        pass\n');
     const user = scanPython('tests/test_user.py', 'from tests.shared import SharedChecks\n');
