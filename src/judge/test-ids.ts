@@ -229,14 +229,15 @@ export function expectedTests(testModules: readonly PythonModule[], helpers: rea
   const add = (file: string, id: string) => out.set(id, { id, file, hidden: hidden.has(file) });
   for (const module of testModules) {
     const candidates: { name: string; module: PythonModule; info: ClassInfo }[] = module.classes.map((info) => ({ name: info.name, module, info }));
-    // unittest's loader also collects TestCase classes imported into the module's namespace.
+    // unittest's loader also collects TestCase classes imported into the module's namespace,
+    // and pytest its Test* classes.
     for (const [local] of module.imports) {
       const ref = find(module, local);
       if (typeof ref !== 'string') candidates.push({ name: local, module: ref.module, info: ref.info });
     }
     for (const c of candidates) {
       const { testCase, tests } = resolve(c.module, c.info);
-      const pytestClass = style === 'pytest' && c.name.startsWith('Test') && c.module === module;
+      const pytestClass = style === 'pytest' && c.name.startsWith('Test');
       if (!testCase && !pytestClass) continue;
       for (const t of tests) add(module.file, `${module.file}::${c.name}::${t}`);
     }

@@ -133,6 +133,13 @@ describe('expectedTests', () => {
     expect(expectedTests([m], [], 'unittest', new Set()).map((t) => t.id)).toEqual(['tests/test_d.py::TestD::test_d']);
   });
 
+  it('follows pytest into a plain Test* class a module imports (pytest collects the module namespace)', () => {
+    const shared = scanPython('tests/helpers.py', 'class TestShared:\n    def test_shared(self):\n        assert True\n\nclass Helper:\n    def test_not_collected(self):\n        pass\n');
+    const user = scanPython('tests/test_a.py', 'from tests.helpers import TestShared, Helper\n\ndef test_own():\n    assert True\n');
+    expect(expectedTests([user], [shared], 'pytest', new Set()).map((t) => t.id)).toEqual(['tests/test_a.py::test_own', 'tests/test_a.py::TestShared::test_shared']);
+    expect(expectedTests([user], [shared], 'unittest', new Set())).toEqual([]);
+  });
+
   it('collects a TestCase with tests that a module imports (unittest loads it from the module namespace)', () => {
     const base = scanPython('tests/shared.py', 'import unittest\n\nclass SharedChecks(unittest.TestCase):\n    def test_shared(self):\n        pass\n');
     const user = scanPython('tests/test_user.py', 'from tests.shared import SharedChecks\n');
