@@ -214,3 +214,113 @@ describe('canaries', () => {
     expect(withCanary('x = 1\n', c)).toBe(`x = 1\n${c.source}`);
   });
 });
+
+describe('scanPython: strings, brackets and continuations do not hide a test or invent one', () => {
+  const tests = (source: string) => scanPython('tests/test_s.py', source).classes.flatMap((c) => c.tests);
+
+  it('reads past single- and double-quoted strings holding brackets, quotes and escapes', () => {
+    const source = String.raw`import unittest
+
+
+class TestS(unittest.TestCase):
+    opener = '('
+    pairs = ("a", 1)
+    quoted = "say \"(\" twice"
+    path = "C:\temp"
+    def test_after_strings(self):
+        pass
+`;
+    expect(tests(source)).toEqual(['test_after_strings']);
+  });
+
+  it('does not let a stray closing bracket unbalance the rest of the file', () => {
+    const source = 'x = 1)\nclass TestS(\n    unittest.TestCase,\n):\n    def test_a(self):\n        pass\n';
+    expect(scanPython('tests/test_s.py', source).classes).toEqual([{ name: 'TestS', bases: ['unittest.TestCase'], tests: ['test_a'] }]);
+  });
+
+  it('keeps a statement the file ends in the middle of', () => {
+    expect(scanPython('tests/test_s.py', 'def test_tail(\n    x,').functions).toEqual(['test_tail']);
+  });
+
+  it('skips star imports and keeps the names it can read', () => {
+    expect([...scanPython('tests/test_s.py', 'from tests.fakes import *\nfrom tests.more import A as B, C\n').imports]).toEqual([
+      ['B', ['tests.more', 'A']],
+      ['C', ['tests.more', 'C']],
+    ]);
+  });
+});
+
+describe('expectedTests: which classes are TestCases', () => {
+  const ids = (source: string, style: 'unittest' | 'pytest' = 'unittest') => expectedTests([scanPython('tests/test_c.py', source)], [], style, new Set()).map((t) => t.id);
+
+  it('takes a dotted base ending in TestCase for one, and its subclasses', () => {
+    expect(ids('class Base(django.test.TestCase):\n    def setUp(self):\n        pass\n\nclass Child(Base):\n    def test_c(self):\n        pass\n')).toEqual(['tests/test_c.py::Child::test_c']);
+  });
+
+  it('reads a class of the module whose name ends in TestCase rather than assume one', () => {
+    expect(ids('class BaseTestCase:\n    def test_helper(self):\n        pass\n\nclass Child(BaseTestCase):\n    def test_c(self):\n        pass\n')).toEqual([]);
+  });
+
+  it('does not take object, or a name that only starts like TestCase, for a TestCase', () => {
+    expect(ids('class Helper(object):\n    def test_x(self):\n        pass\n')).toEqual([]);
+    expect(ids('class Base(TestCaseMixin):\n    pass\n\nclass Child(Base, object):\n    def test_y(self):\n        pass\n')).toEqual(['tests/test_c.py::Child::test_y']);
+  });
+
+  it('takes a base named in the file but defined nowhere it can see for a possible TestCase', () => {
+    expect(ids('from helpers import *\n\nclass Child(Case):\n    def test_z(self):\n        pass\n')).toEqual(['tests/test_c.py::Child::test_z']);
+  });
+
+  it('survives classes that inherit from each other (Python refuses them; the scanner must not hang or crash)', () => {
+    expect(ids('class A(B):\n    def test_a(self):\n        pass\n\nclass B(A):\n    def test_b(self):\n        pass\n')).toEqual([]);
+    expect(ids('class TestA(TestB):\n    def test_a(self):\n        pass\n\nclass TestB(TestA):\n    def test_b(self):\n        pass\n', 'pytest')).toContain('tests/test_c.py::TestA::test_b');
+  });
+});
+
+describe('runner ids: edges', () => {
+  const files = ['tests/test_a.py', 'tests/sub/test_b.py'];
+  it('needs a test name after the module, and the loader\'s prefix at the start', () => {
+    expect(canonicalTestId('tests.test_a', files)).toBeNull();
+    expect(testFileOf('tests.test_a', files)).toBeNull();
+    expect(testFileOf('other.unittest.loader._FailedTest.tests.test_a', files)).toBeNull();
+  });
+
+  it('reads module names only from the end of the path', () => {
+    expect(moduleName('tests/x.py/test_a.py')).toBe('tests.x.py.test_a');
+    expect(moduleName('tests/__init__helpers/test_a.py')).toBe('tests.__init__helpers.test_a');
+    expect(isTestFile('tests/test_a.py', 'pytest')).toBe(true);
+    expect(isTestFile('tests/check_test.py', 'pytest')).toBe(true);
+    expect(isTestFile('tests/testing.py', 'pytest')).toBe(false);
+  });
+});
+
+describe('canaries: the exact test planted', () => {
+  const constant = (v: number) => () => v;
+
+  it('writes two different numbers from the random draws into a failing assertion', () => {
+    // random() = 0.5: letters "n", left 1000 + 4500, right left + 1 + 48.
+    expect(makeCanary('tests/test_a.py', 'pytest', false, constant(0.5))).toEqual({
+      file: 'tests/test_a.py',
+      id: 'tests/test_a.py::test_nnnnnnnnnn',
+      source: '\n\ndef test_nnnnnnnnnn():\n    assert 5500 == 5549\n',
+    });
+    expect(makeCanary('tests/test_a.py', 'unittest', false, constant(0)).source).toBe('\n\nclass TestAaaaaaaaaa(__import__("unittest").TestCase):\n    def test_aaaaaaaaa(self):\n        self.assertEqual(1000, 1001)\n');
+  });
+
+  it('writes a TestCase into a pytest file that holds TestCases, and a function into one that does not', () => {
+    expect(makeCanary('tests/test_a.py', 'pytest', true, constant(0)).id).toBe('tests/test_a.py::TestAaaaaaaaaa::test_aaaaaaaaa');
+    expect(makeCanary('tests/test_a.py', 'pytest', false, constant(0)).id).toBe('tests/test_a.py::test_aaaaaaaaaa');
+    expect(makeCanary('tests/test_a.py', 'unittest', false, constant(0)).id).toBe('tests/test_a.py::TestAaaaaaaaaa::test_aaaaaaaaa');
+  });
+
+  it('draws again when a function of that name is taken', () => {
+    const draws = [...Array(10).fill(0), ...Array(10).fill(0.04)];
+    let i = 0;
+    const c = makeCanary('tests/test_a.py', 'pytest', false, () => draws[i++] ?? 0.5, new Set(['test_aaaaaaaaaa']));
+    expect(c.id).toBe('tests/test_a.py::test_bbbbbbbbbb');
+  });
+
+  it('is the whole text of an empty file', () => {
+    const c = makeCanary('tests/test_a.py', 'pytest', false, constant(0));
+    expect(withCanary('', c)).toBe(c.source);
+  });
+});
