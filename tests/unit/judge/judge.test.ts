@@ -689,3 +689,27 @@ describe('automatic evidence: one finding among others is enough to fail a row',
     expect(e([noise, of('receipts')]).receiptsOk).toBe(false);
   });
 });
+
+describe('judge: edges of the evidence', () => {
+  it('names the canaries the runner did not report failed, and no passed ones', () => {
+    const j = judge(rules, evidence({ run: run(unittestOutput(5, [])) }));
+    expect(j.findings[0]!.message).toBe(
+      `Before the run the kit planted canary tests that must fail, with random names, one per test file. The runner did not report 2 canaries failed (${canaries[0]!.id}, ${canaries[1]!.id}). Something in the run reports results the tests did not produce, so no result of this run counts.`,
+    );
+  });
+
+  it('greps no output before a run or after a sandbox failure, even with a signal that matches empty output', () => {
+    const silent = { ...rules, modes: [{ id: 'silent', title: 'Prints nothing', signal: { pattern: '^$', flags: '', in: 'output' as const } }] };
+    expect(staticFindings(silent, { starter, before: evidence().before, protectedEdits: [] }).signals).toEqual([]);
+    expect(staticFindings(silent, { starter, before: evidence().before, protectedEdits: [] }, '').signals).toEqual([{ mode: 'silent', where: 'output', line: '' }]);
+    const failed = judge(silent, evidence({ run: run('', { error: 'no sandbox', exitCode: null }) }));
+    expect(failed.signals).toEqual([]);
+    expect(codes(failed.findings)).toEqual(['PK410']);
+  });
+
+  it('keeps the summary of a sandbox failure empty, whatever the output holds', () => {
+    const j = judge(rules, evidence({ run: run(unittestOutput(5, [C1, C2]), { error: 'bwrap: no user namespaces', exitCode: null }) }));
+    expect(j.summary).toEqual({ runner: 'unknown', ran: null, failed: 0, errors: 0, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: [], summaries: 0, crash: 'no test summary was found in the output' });
+    expect(j.tests).toEqual({ ran: null, failed: 0, errors: 0, failing: [], exitCode: null, timedOut: false, canaries: { planted: 2, failed: 0 } });
+  });
+});
