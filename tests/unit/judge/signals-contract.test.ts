@@ -144,3 +144,19 @@ describe('the workspace contract', () => {
     expect(findings[0]!.message).toMatch(/^The workspace\.forbid pattern \/\(\/ is not a valid regular expression \(Invalid regular expression: .+\), so the contract cannot be checked, and the run is not green\.$/);
   });
 });
+
+describe('edges of the contract and the diff', () => {
+  it('lists several deleted files sorted, whatever order the starter has them in', () => {
+    const starter = new Map([
+      ['z.py', 'z'],
+      ['b.py', 'b'],
+      ['a.py', 'a'],
+    ]);
+    expect(changesOf(starter, new Map([['b.py', 'b']]))).toEqual({ changed: [], deleted: ['a.py', 'z.py'] });
+  });
+
+  it('greps the whole of a file the starter does not have for `in: diff`', () => {
+    expect(findSignal(mode({ pattern: 'NEW_MARK', in: 'diff' }), ev([['src/new.py', 'x = 1\ny = 2  # NEW_MARK\n']], [['src/old.py', 'x\n']]))).toEqual({ where: 'src/new.py', line: 'y = 2  # NEW_MARK' });
+    expect(signalTexts(mode({ pattern: 'x', in: 'diff' }), ev([['src/old.py', 'x\n']], [['src/old.py', 'x\n']]))).toEqual([]);
+  });
+});
