@@ -324,3 +324,78 @@ describe('canaries: the exact test planted', () => {
     expect(withCanary('', c)).toBe(c.source);
   });
 });
+
+describe('scanPython: line endings, indentation and continuations', () => {
+  const tests = (source: string) => scanPython('tests/test_s.py', source).classes.flatMap((c) => c.tests);
+
+  it('reads Windows and old Mac line endings like Unix ones', () => {
+    const unix = 'import unittest\n\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n';
+    expect(tests(unix.replace(/\n/g, '\r\n'))).toEqual(['test_a', 'test_b']);
+    expect(tests(unix.replace(/\n/g, '\r'))).toEqual(['test_a', 'test_b']);
+  });
+
+  it('counts a tab as eight columns of indentation', () => {
+    expect(tests('class TestS(unittest.TestCase):\n\tdef test_a(self):\n\t\tpass\n        def test_b(self):\n            pass\n')).toEqual(['test_a', 'test_b']);
+  });
+
+  it('keeps a class open across a triple-quoted string whose lines start at column 0', () => {
+    const source = 'class TestS(unittest.TestCase):\n    usage = """\nno indentation here\n"""\n    def test_after(self):\n        pass\n';
+    expect(tests(source)).toEqual(['test_after']);
+  });
+
+  it('reads a string holding an opening bracket as a string', () => {
+    expect(tests('PATTERN = "a(b"\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+    expect(tests('PATTERN = "a\\"(b"\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+  });
+
+  it('joins a line continued with a backslash, with or without spaces after it', () => {
+    const m = scanPython('tests/test_s.py', 'from tests.fakes import \\\n    AgentCase\nfrom tests.more import \\  \n    Other\n');
+    expect([...m.imports]).toEqual([
+      ['AgentCase', ['tests.fakes', 'AgentCase']],
+      ['Other', ['tests.more', 'Other']],
+    ]);
+  });
+
+  it('reads a bracketed import over several lines, with any spacing around `as`', () => {
+    const m = scanPython('tests/test_s.py', 'from tests.fakes import (\n    AgentCase  as  Case,\n    Mixin\n)\n');
+    expect([...m.imports]).toEqual([
+      ['Case', ['tests.fakes', 'AgentCase']],
+      ['Mixin', ['tests.fakes', 'Mixin']],
+    ]);
+  });
+
+  it('collects only the methods of the class body, not functions nested in them', () => {
+    expect(tests('class TestS(unittest.TestCase):\n    def test_a(self):\n        def test_inner():\n            pass\n        test_inner()\n')).toEqual(['test_a']);
+  });
+
+  it('reads a decorated class and a decorated method', () => {
+    const source = '@dataclass\nclass TestS(unittest.TestCase):\n    @unittest.skipIf(\n        False, "never"\n    )\n    def test_a(self):\n        pass\n';
+    expect(tests(source)).toEqual(['test_a']);
+  });
+});
+
+describe('expectedTests: classes from helper modules', () => {
+  const ids = (helper: string, test: string) => expectedTests([scanPython('tests/test_c.py', test)], [scanPython('tests/helpers.py', helper)], 'unittest', new Set()).map((t) => t.id);
+
+  it('takes a base whose name ends in TestCase for one by name, even when a helper defines it without bases', () => {
+    expect(ids('class BaseTestCase:\n    pass\n', 'from tests.helpers import BaseTestCase\n\nclass TestX(BaseTestCase):\n    def test_x(self):\n        pass\n')).toEqual(['tests/test_c.py::TestX::test_x']);
+  });
+
+  it('does not take a helper whose name only contains TestCase for a TestCase', () => {
+    expect(ids('class TestCaseMixin:\n    def test_shared(self):\n        pass\n', 'from tests.helpers import TestCaseMixin\n\nclass TestX(TestCaseMixin):\n    def test_x(self):\n        pass\n')).toEqual([]);
+  });
+
+  it('does not invent a test for classes whose bases loop', () => {
+    const e = expectedTests([scanPython('tests/test_c.py', 'class TestA(TestB):\n    def test_a(self):\n        pass\n\nclass TestB(TestA):\n    pass\n')], [], 'pytest', new Set());
+    expect(e.map((t) => t.id)).toEqual(['tests/test_c.py::TestA::test_a']);
+  });
+});
+
+describe('runner ids: pytest parameters', () => {
+  it('drops the parameters of a parametrised pytest id, brackets inside them too', () => {
+    const files = ['tests/test_a.py'];
+    expect(canonicalTestId('tests/test_a.py::TestX::test_y[1-2]', files)).toBe('tests/test_a.py::TestX::test_y');
+    expect(canonicalTestId('tests/test_a.py::test_z[x[0]-y]', files)).toBe('tests/test_a.py::test_z');
+    expect(canonicalTestId('tests/test_a.py::test_plain', files)).toBe('tests/test_a.py::test_plain');
+  });
+});
