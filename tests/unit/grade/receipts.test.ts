@@ -256,7 +256,7 @@ describe('receipts: the ledger', () => {
     expect(codes(checkReceipts(files({ usage, ledger: { calls: 2, tokens: null, code_digest: digest() } }), rules))).toEqual(['PK522']);
   });
 
-  it('names a ledger that is JSON but not an object, or has no calls or no code digest', () => {
+  it('names a ledger that is not a JSON object once, and one that has no calls or no code digest', () => {
     const usage = [line(100, 20)];
     expect(said(checkReceipts(files({ usage, ledger: '[1]' }), rules))).toMatchInlineSnapshot(`
       [
@@ -266,20 +266,11 @@ describe('receipts: the ledger', () => {
           1,
           "receipts/ledger.json:1 is not a receipt in the documented format: not a JSON object.",
         ],
-        [
-          "PK521",
-          "receipts/ledger.json",
-          1,
-          "receipts/ledger.json:1 is not a receipt in the documented format: it has no "calls".",
-        ],
-        [
-          "PK521",
-          "receipts/ledger.json",
-          1,
-          "receipts/ledger.json:1 is not a receipt in the documented format: it has no "code_digest".",
-        ],
       ]
     `);
+    for (const text of ['{', 'null', '5', '"ledger"', '[]']) {
+      expect(said(checkReceipts(files({ usage, ledger: text }), rules)), text).toEqual([['PK521', 'receipts/ledger.json', 1, 'receipts/ledger.json:1 is not a receipt in the documented format: not a JSON object.']]);
+    }
     expect(said(checkReceipts(files({ usage, ledger: { tokens: 120, code_digest: digest() } }), rules))).toMatchInlineSnapshot(`
       [
         [
@@ -407,5 +398,55 @@ describe('receipts: the caps', () => {
       f.set('receipts/give_up.json', text);
       expect(said(checkReceipts(f, rules)), text).toEqual([['PK521', 'receipts/give_up.json', 1, expect.stringContaining('not a JSON object')]]);
     }
+  });
+});
+
+describe('receipts: every finding, where it points', () => {
+  const ledgerFor = (calls: number, tokens: number | null) => ({ calls, tokens, code_digest: digest() });
+
+  it('names spending over the model-call cap, and the cap reached without give_up.json, at usage.jsonl', () => {
+    const five = Array.from({ length: 5 }, () => line(10, 1));
+    expect(said(checkReceipts(files({ usage: five, ledger: ledgerFor(5, 55) }), rules))).toEqual([
+      ['PK523', 'receipts/usage.jsonl', null, 'The receipts show 5 model calls against a cap of 4. A cap is checked before each call, not after.'],
+      ['PK524', 'receipts/usage.jsonl', null, 'The receipts reach the model-calls cap (5 of 4) and there is no give_up.json: the run stopped without saying why.'],
+    ]);
+    const four = five.slice(1);
+    expect(said(checkReceipts(files({ usage: four, ledger: ledgerFor(4, 44) }), rules))).toEqual([
+      ['PK524', 'receipts/usage.jsonl', null, 'The receipts reach the model-calls cap (4 of 4) and there is no give_up.json: the run stopped without saying why.'],
+    ]);
+    expect(checkReceipts(files({ usage: four, ledger: ledgerFor(4, 44), giveUp: { reason: 'model-calls' } }), rules)).toEqual([]);
+  });
+
+  it('files every finding under the receipts', () => {
+    const all = [
+      checkReceipts(files(), rules),
+      checkReceipts(files({ usage: ['{', line(-1, 0), line(600, 600), line(10, 10), line(1, 1), line(1, 1)], ledger: { calls: 1, tokens: 5 } }), rules),
+      checkReceipts(files({ usage: [line(1, 1)], ledger: '[]', giveUp: { reason: 'tokens' } }), rules),
+      checkReceipts(files({ usage: [line(1, 1)], ledger: { calls: 1, tokens: 2, code_digest: 'f00' } }), rules),
+      checkReceipts(files({ usage: [line(600, 400)], ledger: { calls: 1, tokens: 1000, code_digest: digest() } }), rules),
+    ].flat();
+    expect(new Set(all.map((f) => f.code))).toEqual(new Set(['PK520', 'PK521', 'PK522', 'PK523', 'PK524', 'PK525', 'PK526']));
+    expect(all.map((f) => f.kind)).toEqual(all.map(() => 'receipts'));
+    const gaveUp = files({ usage: [line(1, 1)], ledger: ledgerFor(1, 2) });
+    gaveUp.set('receipts/give_up.json', '[]');
+    expect(checkReceipts(gaveUp, rules).map((f) => f.kind)).toEqual(['receipts']);
+  });
+
+  it('reads error and status only when they have their types', () => {
+    const err = (error: unknown) => line(null, null, { error, status: 500 });
+    const stop = (usage: string[]) => codes(checkReceipts(files({ usage, ledger: ledgerFor(usage.length, 0), giveUp: { reason: 'identical-errors' } }), rules));
+    expect(stop([err(500), err(500), err(500)])).toEqual(['PK525']);
+    const many = { ...rules, budget: { ...rules.budget, modelCalls: 10 } };
+    const five = [err('timeout'), err('rate-limit'), err('server-error'), err('server-error'), err('server-error')];
+    expect(checkReceipts(files({ usage: five, ledger: ledgerFor(5, 0), giveUp: { reason: 'identical-errors' } }), many)).toEqual([]);
+    const textStatus = [line(100, 20), line(null, null, { status: '429' })];
+    expect(codes(checkReceipts(files({ usage: textStatus, ledger: ledgerFor(2, 120) }), rules))).toEqual(['PK522']);
+  });
+
+  it('counts a line without its prompt tokens as unknown usage, and a total of 0 claimed over unknown usage as wrong', () => {
+    const noPrompt = [line(100, 20), line(null, 30)];
+    expect(codes(checkReceipts(files({ usage: noPrompt, ledger: ledgerFor(2, 150) }), rules))).toEqual(['PK522']);
+    expect(checkReceipts(files({ usage: noPrompt, ledger: ledgerFor(2, null) }), rules)).toEqual([]);
+    expect(said(checkReceipts(files({ usage: [line(null, null)], ledger: ledgerFor(1, 0) }), rules))).toEqual([['PK522', 'receipts/ledger.json', null, expect.stringContaining('tokens 0')]]);
   });
 });
