@@ -283,3 +283,46 @@ describe('calibration', () => {
     expect(red.decision).toMatchObject({ total: 5, decision: 'no-hire' });
   });
 });
+
+describe('the scorecard: edges that change a decision', () => {
+  it('hires early when the only veto watches an automatic row that holds', () => {
+    const p = rubric({ hireBar: 4, vetoes: [{ row: 'tests', atMost: 0, note: 'red tests are a no' }] });
+    expect(decisionSoFar(p, rows(p), true)).toMatchObject({ state: 'hire', vetoes: [] });
+  });
+
+  it('says why an ungraded submission has no decision', () => {
+    const p = rubric();
+    expect(decisionSoFar(p, rows(p), false)).toMatchObject({ state: 'not-graded', reason: 'the submission was not graded' });
+  });
+
+  it('scores every automatic row 0 without a judgement, and keeps only the findings from outside the judge', () => {
+    const every = {
+      ...(rubric({
+        rows: ['tests', 'visible-tests', 'hidden-tests', 'protected', 'workspace', 'receipts'].map((auto) => ({ id: auto, criterion: auto, max: 1, auto })),
+        hireBar: 1,
+      }) as object),
+      id: 'p',
+      digest: 'd'.repeat(64),
+      prompt: { data: { version: '1.2.0' } },
+    } as never;
+    const refused = f('intake', 'PK502');
+    const card = buildScorecard(input({ packet: every, judgement: null, extra: [refused] }));
+    expect(card.rows.map((r) => [r.id, r.score])).toEqual(['tests', 'visible-tests', 'hidden-tests', 'protected', 'workspace', 'receipts'].map((id) => [id, 0]));
+    expect(card.findings).toEqual([refused]);
+    expect(card.rows.find((r) => r.id === 'design')).toBeUndefined();
+  });
+
+  it('fails the workspace row on a secret among other outside findings', () => {
+    const p = { ...(rubric({ rows: [{ id: 'ws', criterion: 'Keeps to the workspace', max: 2, auto: 'workspace' }], hireBar: 1 }) as object), id: 'p', digest: 'd', prompt: { data: { version: '1.2.0' } } } as never;
+    const warning: Finding = { ...f('version', 'PK511'), severity: 'warning' };
+    const card = buildScorecard(input({ packet: p, extra: [warning, f('secret', 'PK510')] }));
+    expect(card.rows[0]!.score).toBe(0);
+    expect(buildScorecard(input({ packet: p, extra: [warning] })).rows[0]!.score).toBe(2);
+  });
+
+  it('lists failing held-out tests in Markdown when no visible test failed', () => {
+    const card = buildScorecard(input({ judgement: judgement({ verdict: 'FALSE-GREEN', testsGreen: false, hiddenGreen: false, failing: { visible: [], hidden: ['tests/test_hidden.py::T::test_x'] } }) }));
+    const md = scorecardMarkdown(card);
+    expect(md).toContain('## Failing tests\n\n- held-out: `tests/test_hidden.py::T::test_x`\n');
+  });
+});
