@@ -26,3 +26,12 @@ describe('the tokenizer', () => {
     expect(countWith(count, 'x'.repeat(200_000))).toBe(Math.ceil(200_000 / MAX_RUN) * count('x'.repeat(MAX_RUN)));
   });
 });
+
+describe('the tokenizer at the run length', () => {
+  it('counts a run of exactly MAX_RUN characters whole, in its text', async () => {
+    const count = await loadTokenizer();
+    for (const text of [`before ${'x'.repeat(MAX_RUN)} after`, `a ${'ab'.repeat(MAX_RUN / 2)}`, `${'='.repeat(MAX_RUN - 1)} b`]) {
+      expect(countWith(count, text), text.slice(0, 12)).toBe(count(text));
+    }
+  });
+});
