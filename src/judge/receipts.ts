@@ -62,11 +62,12 @@ function isCount(v: unknown): v is number | null {
   return v === null || (Number.isInteger(v) && (v as number) >= 0);
 }
 
-/** The JSON object a text holds, or undefined when it is not JSON or not an object. */
-function jsonObject(text: string): Record<string, unknown> | undefined {
+/** The JSON object a text holds; anything else (no text, not JSON, null, an array, a scalar) is falsy. */
+function jsonObject(text: string | undefined): Record<string, unknown> | null | undefined {
   try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+    // JSON.parse(undefined) throws like any text that is not JSON.
+    const v: unknown = JSON.parse(text!);
+    if (typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown> | null;
   } catch {
     // not JSON
   }
@@ -110,7 +111,7 @@ export function checkReceipts(files: Snapshot, rules: ReceiptRules): Finding[] {
   const tokens = lines.reduce((sum, l) => sum + (l.prompt ?? 0) + (l.completion ?? 0), 0);
 
   const giveUpText = text(paths.giveUp);
-  const giveUp = giveUpText === undefined ? undefined : jsonObject(giveUpText);
+  const giveUp = jsonObject(giveUpText);
   if (giveUpText !== undefined && !giveUp) out.push(finding('receipts', GradeErrors.ReceiptUnreadable, { file: paths.giveUp, line: 1, reason: 'not a JSON object' }, { file: paths.giveUp, line: 1 }));
 
   if (ledgerText !== undefined) {

@@ -424,7 +424,10 @@ describe('receipts: every finding, where it points', () => {
       checkReceipts(files({ usage: [line(1, 1)], ledger: '[]', giveUp: { reason: 'tokens' } }), rules),
       checkReceipts(files({ usage: [line(1, 1)], ledger: { calls: 1, tokens: 2, code_digest: 'f00' } }), rules),
       checkReceipts(files({ usage: [line(600, 400)], ledger: { calls: 1, tokens: 1000, code_digest: digest() } }), rules),
+      checkReceipts(files({ usage: Array.from({ length: 5 }, () => line(1, 1)), ledger: { tokens: 10, code_digest: digest() }, giveUp: { reason: 'model-calls' } }), rules),
     ].flat();
+    expect(all.filter((f) => f.code === 'PK523').map((f) => f.message)).toEqual([expect.stringContaining('1224 tokens'), expect.stringContaining('5 model calls')]);
+    expect(all.filter((f) => f.message.includes('no "calls"'))).toHaveLength(1);
     expect(new Set(all.map((f) => f.code))).toEqual(new Set(['PK520', 'PK521', 'PK522', 'PK523', 'PK524', 'PK525', 'PK526']));
     expect(all.map((f) => f.kind)).toEqual(all.map(() => 'receipts'));
     const gaveUp = files({ usage: [line(1, 1)], ledger: ledgerFor(1, 2) });
