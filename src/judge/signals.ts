@@ -71,11 +71,15 @@ export function signalTexts(mode: Pick<FailureMode, 'signal'>, evidence: SignalE
       texts.push([file, entry]);
       continue;
     }
+    const before = evidence.starter.get(file);
     // A file the starter does not have is added whole.
-    const added = diffLines(evidence.starter.get(file) ?? '', entry)
-      .filter((part) => part.added)
-      .map((part) => part.value)
-      .join('');
+    const added =
+      before === undefined
+        ? entry
+        : diffLines(before, entry)
+            .filter((part) => part.added)
+            .map((part) => part.value)
+            .join('');
     if (added) texts.push([file, added]);
   }
   return texts;
