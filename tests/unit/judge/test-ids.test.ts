@@ -356,6 +356,11 @@ describe('scanPython: line endings, indentation and continuations', () => {
     ]);
   });
 
+  it('continues a string cut by a backslash at the end of the line, and ends an unclosed quote with its line', () => {
+    expect(tests('class TestS(unittest.TestCase):\n    msg = "first \\\nsecond"\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+    expect(tests('x = "unclosed\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+  });
+
   it('reads a bracketed import over several lines, with any spacing around `as`', () => {
     const m = scanPython('tests/test_s.py', 'from tests.fakes import (\n    AgentCase  as  Case,\n    Mixin\n)\n');
     expect([...m.imports]).toEqual([
