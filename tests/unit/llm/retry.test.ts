@@ -180,6 +180,18 @@ describe('the retry loop at its edges', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it('stops with the last failure when a cap is reached after a wait', async () => {
+    let checks = 0;
+    const r = await retryLoop<number>({
+      ...base,
+      capReached: () => (++checks > 2 ? 'wall-clock' : null),
+      sleep: async () => {},
+      remainingMs: () => 10_000,
+      attempt: async (n) => ({ ok: false, error: 'server-error', hints: none, value: n }),
+    });
+    expect(r).toEqual({ kind: 'stopped', reason: 'wall-clock', attempts: 1, last: { error: 'server-error', value: 1 }, detail: 'the wall-clock cap was reached' });
+  });
+
   it('says which cap stopped it, in words, or in the cap\'s own words', async () => {
     const run = (cap: () => ReturnType<Parameters<typeof retryLoop>[0]['capReached']>) => retryLoop<number>({ ...base, capReached: cap, sleep: async () => {}, remainingMs: () => 10_000, attempt: async () => ({ ok: true, value: 1 }) });
     expect(await run(() => 'model-calls')).toEqual({ kind: 'stopped', reason: 'model-calls', attempts: 0, detail: 'the model-calls cap was reached' });
