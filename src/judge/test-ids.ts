@@ -121,9 +121,12 @@ function logicalLines(source: string): { indent: number; text: string }[] {
     const continued = inTriple !== null || depth > 0 || backslash;
     // A line starts a logical line when the one before it ended one (outside any string or bracket,
     // not continued with a backslash); only such a line's indentation counts.
-    if (current === null) current = { indent, text: text.trim() };
-    // Stryker disable next-line MethodExpression: equivalent; the patterns read allow any whitespace between words.
-    else current.text += ` ${text.trim()}`;
+    if (current === null) {
+      current = { indent, text: text.trim() };
+    } else {
+      // Stryker disable next-line MethodExpression: equivalent; the patterns read allow any whitespace between words.
+      current.text += ` ${text.trim()}`;
+    }
     if (!continued) {
       if (current.text) out.push(current);
       current = null;
