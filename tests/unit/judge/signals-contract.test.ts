@@ -160,3 +160,18 @@ describe('edges of the contract and the diff', () => {
     expect(signalTexts(mode({ pattern: 'x', in: 'diff' }), ev([['src/old.py', 'x\n']], [['src/old.py', 'x\n']]))).toEqual([]);
   });
 });
+
+describe('which paths are runner hooks and receipts', () => {
+  it('names a hook at the root and any .pth file, not a copy with another extension', () => {
+    const changes = { changed: ['conftest.py', 'src/setup_paths.pth', 'src/conftest.py.orig'], deleted: [] };
+    const before: Snapshot = new Map(changes.changed.map((f) => [f, 'x\n']));
+    expect(contractFindings({ allow: ['**'], forbid: [] }, before, changes).map((f) => [f.code, f.file])).toEqual([
+      ['PK428', 'conftest.py'],
+      ['PK428', 'src/setup_paths.pth'],
+    ]);
+  });
+
+  it('greps only files named exactly like a receipt for `in: ledger`', () => {
+    expect(signalTexts(mode({ pattern: 'x', in: 'ledger' }), ev([['out/usage.jsonl.bak', 'x'], ['out/usage.jsonl', 'x']])).map(([f]) => f)).toEqual(['out/usage.jsonl']);
+  });
+});

@@ -404,3 +404,11 @@ describe('runner ids: pytest parameters', () => {
     expect(canonicalTestId('tests/test_a.py::test_plain', files)).toBe('tests/test_a.py::test_plain');
   });
 });
+
+describe('scanPython: any spacing Python allows', () => {
+  it('reads class, def, async def and from-import lines with extra spaces', () => {
+    const m = scanPython('tests/test_s.py', 'from  tests.fakes  import  AgentCase\n\nclass  TestS (AgentCase) :\n    def  test_a (self):\n        pass\n\n    async  def  test_b(self):\n        pass\n');
+    expect(m.classes).toEqual([{ name: 'TestS', bases: ['AgentCase'], tests: ['test_a', 'test_b'] }]);
+    expect([...m.imports]).toEqual([['AgentCase', ['tests.fakes', 'AgentCase']]]);
+  });
+});

@@ -141,3 +141,21 @@ describe('reading a runner summary: only the runner\'s own lines, and every coun
     expect(parseTestSummary(out)).toMatchObject({ runner: 'pytest', errors: 12, ran: 12, crash: 'pytest could not collect a test module (a syntax or import error)' });
   });
 });
+
+describe('pytest: the totals line and the failure lines, exactly', () => {
+  it('reads singular warnings and subtests, and a duration with its clock time', () => {
+    expect(parseTestSummary('==== 2 passed, 1 warning in 0.10s ====\n')).toMatchObject({ runner: 'pytest', ran: 2, summaries: 1 });
+    expect(parseTestSummary('2 passed, 1 subtest passed in 0.10s\n')).toMatchObject({ runner: 'pytest', ran: 2, summaries: 1 });
+    expect(parseTestSummary('======= 3 passed in 65.12s (0:01:05) =======\n')).toMatchObject({ runner: 'pytest', ran: 3, summaries: 1 });
+  });
+
+  it('takes only a whole line for the totals', () => {
+    const out = 'log: 9 passed in 1.00s\n9 passed in 1.00s and then some\n==== 1 failed, 2 passed in 0.10s ====\n';
+    expect(parseTestSummary(out)).toMatchObject({ runner: 'pytest', ran: 3, failed: 1, summaries: 1 });
+  });
+
+  it('names a failure from a line that starts with FAILED or ERROR, with or without a reason', () => {
+    const out = 'app ERROR connection\nFAILED tests/test_a.py::test_x\nERROR tests/test_a.py::test_y - RuntimeError: boom\n==== 1 failed, 1 error in 0.10s ====\n';
+    expect(parseTestSummary(out).failing).toEqual(['tests/test_a.py::test_x', 'tests/test_a.py::test_y']);
+  });
+});
