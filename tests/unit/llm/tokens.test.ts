@@ -35,3 +35,13 @@ describe('the tokenizer at the run length', () => {
     }
   });
 });
+
+describe('the tokenizer over a long run', () => {
+  it('counts each piece of MAX_RUN characters on its own', async () => {
+    const count = await loadTokenizer();
+    const run = `a ${'ab'.repeat(150)}`;
+    const piecewise = count('a ') + count(run.slice(2, 2 + MAX_RUN)) + count(run.slice(2 + MAX_RUN));
+    expect(countWith(count, run)).toBe(piecewise);
+    expect(piecewise).not.toBe(count(run));
+  });
+});
