@@ -100,7 +100,7 @@ export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (
       case 'protected':
         return say(first((f) => f.kind === 'protected' || f.code === 'PK425'));
       case 'workspace':
-        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe'));
+        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe' || f.kind === 'secret'));
       default:
         return say(first((f) => f.kind === 'receipts'));
     }
@@ -163,6 +163,7 @@ export interface CardInput {
 export function buildScorecard(i: CardInput): Scorecard {
   const j = i.judgement;
   const findings = [...(j?.findings ?? []), ...i.extra];
+  // Stryker disable next-line ArrayDeclaration: equivalent; a made-up mode id caps no row.
   const none: AutoEvidence = { testsGreen: false, visibleGreen: false, hiddenGreen: false, protectedIntact: false, workspaceOk: false, receiptsOk: false, matchedModes: [] };
   const evidence = j ? { ...autoEvidence(j), workspaceOk: autoEvidence(j).workspaceOk && !i.extra.some((f) => f.kind === 'secret') } : none;
   const rows = cardRows(i.packet, evidence, j ? quoteEvidence({ description: j.description, findings }) : () => 'not graded');

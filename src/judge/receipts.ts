@@ -43,7 +43,7 @@ export function codeDigest(files: Snapshot, rules: Pick<ReceiptRules, 'dir' | 'a
   const h = createHash('sha256');
   for (const p of [...files.keys()].filter((f) => allowed(f) && !receipts.has(f)).sort()) {
     const entry = files.get(p)!;
-    const bytes = Buffer.from(typeof entry === 'string' ? entry : '', 'utf8');
+    const bytes = Buffer.from(typeof entry === 'string' ? entry : '');
     h.update(`${p}\0${bytes.byteLength}\0`).update(bytes);
   }
   return h.digest('hex');
@@ -59,7 +59,19 @@ interface Line {
 }
 
 function isCount(v: unknown): v is number | null {
-  return v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0);
+  return v === null || (Number.isInteger(v) && (v as number) >= 0);
+}
+
+/** The JSON object a text holds; anything else (no text, not JSON, null, an array, a scalar) is falsy. */
+function jsonObject(text: string | undefined): Record<string, unknown> | null | undefined {
+  try {
+    // JSON.parse(undefined) throws like any text that is not JSON.
+    const v: unknown = JSON.parse(text!);
+    if (typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown> | null;
+  } catch {
+    // not JSON
+  }
+  return undefined;
 }
 
 function apart(a: number, b: number): boolean {
@@ -84,13 +96,8 @@ export function checkReceipts(files: Snapshot, rules: ReceiptRules): Finding[] {
   usageText.split('\n').forEach((raw, i) => {
     if (!raw.trim()) return;
     const bad = (reason: string) => out.push(finding('receipts', GradeErrors.ReceiptUnreadable, { file: paths.usage, line: i + 1, reason }, { file: paths.usage, line: i + 1 }));
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(raw) as Record<string, unknown>;
-    } catch {
-      return bad('not a JSON object');
-    }
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) return bad('not a JSON object');
+    const row = jsonObject(raw);
+    if (!row) return bad('not a JSON object');
     const p = row.prompt_tokens ?? null;
     const c = row.completion_tokens ?? null;
     if (!isCount(p) || !isCount(c)) return bad('prompt_tokens and completion_tokens must be whole numbers or null');
@@ -100,30 +107,17 @@ export function checkReceipts(files: Snapshot, rules: ReceiptRules): Finding[] {
   const calls = lines.length;
   // A complete error answer (HTTP 4xx/5xx) spends nothing, so its null usage is not unknown
   // spend; a completion without usage, or an attempt cut off, is (as in the kit's own ledger).
-  const unknown = lines.some((l) => (l.prompt === null || l.completion === null) && !(l.status !== null && l.status >= 400));
+  const unknown = lines.some((l) => (l.prompt === null || l.completion === null) && (l.status ?? 0) < 400);
   const tokens = lines.reduce((sum, l) => sum + (l.prompt ?? 0) + (l.completion ?? 0), 0);
 
-  let giveUp: Record<string, unknown> | undefined;
   const giveUpText = text(paths.giveUp);
-  if (giveUpText !== undefined) {
-    try {
-      giveUp = JSON.parse(giveUpText) as Record<string, unknown>;
-      if (typeof giveUp !== 'object' || giveUp === null || Array.isArray(giveUp)) throw new Error();
-    } catch {
-      out.push(finding('receipts', GradeErrors.ReceiptUnreadable, { file: paths.giveUp, line: 1, reason: 'not a JSON object' }, { file: paths.giveUp, line: 1 }));
-      giveUp = undefined;
-    }
-  }
+  const giveUp = jsonObject(giveUpText);
+  if (giveUpText !== undefined && !giveUp) out.push(finding('receipts', GradeErrors.ReceiptUnreadable, { file: paths.giveUp, line: 1, reason: 'not a JSON object' }, { file: paths.giveUp, line: 1 }));
 
   if (ledgerText !== undefined) {
-    let ledger: Record<string, unknown> | undefined;
-    try {
-      ledger = JSON.parse(ledgerText) as Record<string, unknown>;
-      if (typeof ledger !== 'object' || ledger === null || Array.isArray(ledger)) throw new Error();
-    } catch {
-      out.push(finding('receipts', GradeErrors.ReceiptUnreadable, { file: paths.ledger, line: 1, reason: 'not a JSON object' }, { file: paths.ledger, line: 1 }));
-    }
-    if (ledger) {
+    const ledger = jsonObject(ledgerText);
+    if (!ledger) out.push(finding('receipts', GradeErrors.ReceiptUnreadable, { file: paths.ledger, line: 1, reason: 'not a JSON object' }, { file: paths.ledger, line: 1 }));
+    else {
       const claim = (field: string, claimed: unknown, recomputed: number | null) => {
         if (claimed === undefined) return;
         const ok = claimed === null ? recomputed === null : typeof claimed === 'number' && recomputed !== null && !apart(claimed, recomputed);
@@ -143,13 +137,14 @@ export function checkReceipts(files: Snapshot, rules: ReceiptRules): Finding[] {
   if (calls > budget.modelCalls) out.push(finding('receipts', GradeErrors.BudgetExceeded, { cap: 'model calls', limit: budget.modelCalls, spent: calls }, { file: paths.usage }));
   if (tokens > budget.tokens) out.push(finding('receipts', GradeErrors.BudgetExceeded, { cap: 'tokens', limit: budget.tokens, spent: tokens }, { file: paths.usage }));
   const stamps = lines.map((l) => l.ts).filter((t): t is number => t !== null);
-  const wallSeconds = stamps.length >= 2 ? (Math.max(...stamps) - Math.min(...stamps)) / 1000 : null;
+  // Stryker disable next-line ConditionalExpression: equivalent; one stamp spans 0 s and none gives NaN, and neither reaches a cap above 0.
+  const wallSeconds = stamps.length >= 2 ? (Math.max(...stamps) - Math.min(...stamps)) / 1000 : 0;
   let streak = 0;
   for (let i = lines.length - 1; i >= 0 && lines[i]!.error !== null && lines[i]!.error === lines.at(-1)!.error; i--) streak++;
   const reached: Record<(typeof REASONS)[number], boolean> = {
     'model-calls': calls >= budget.modelCalls,
     tokens: tokens >= budget.tokens || (typeof giveUp?.estimate === 'number' && tokens + giveUp.estimate > budget.tokens),
-    'wall-clock': wallSeconds !== null && wallSeconds >= 0.9 * budget.wallSeconds,
+    'wall-clock': wallSeconds >= 0.9 * budget.wallSeconds,
     'identical-errors': streak >= budget.identicalErrors,
   };
   if (!giveUp) {

@@ -71,12 +71,15 @@ export function signalTexts(mode: Pick<FailureMode, 'signal'>, evidence: SignalE
       texts.push([file, entry]);
       continue;
     }
-    const before = evidence.starter.get(file) ?? '';
-    if (before === entry) continue;
-    const added = diffLines(before, entry)
-      .filter((part) => part.added)
-      .map((part) => part.value)
-      .join('');
+    const before = evidence.starter.get(file);
+    // A file the starter does not have is added whole.
+    const added =
+      before === undefined
+        ? entry
+        : diffLines(before, entry)
+            .filter((part) => part.added)
+            .map((part) => part.value)
+            .join('');
     if (added) texts.push([file, added]);
   }
   return texts;
@@ -91,6 +94,7 @@ export function findSignal(mode: Pick<FailureMode, 'signal'>, evidence: SignalEv
     if (m) {
       const start = text.lastIndexOf('\n', m.index) + 1;
       const end = text.indexOf('\n', m.index);
+      // Stryker disable next-line EqualityOperator: message text; end = 0 only for a match that starts with the text's first character, a newline, whose quoted line is empty.
       return { where, line: text.slice(start, end < 0 ? undefined : end).trim().slice(0, 160) };
     }
   }

@@ -36,7 +36,9 @@ export function effectiveBudget(packet: BudgetLimits, flags: Partial<BudgetLimit
   const ignored: string[] = [];
   for (const key of Object.keys(packet) as (keyof BudgetLimits)[]) {
     const v = flags[key];
+    // Stryker disable next-line ConditionalExpression: equivalent; an undefined flag compares neither lower nor higher.
     if (v === undefined) continue;
+    // Stryker disable next-line EqualityOperator: equivalent; a flag equal to the packet's cap sets the same limit.
     if (v < packet[key]) limits[key] = v;
     else if (v > packet[key]) ignored.push(`${key} ${v} (the packet allows ${packet[key]}; flags can only lower a budget)`);
   }
@@ -125,7 +127,7 @@ export function createMeter(limits: BudgetLimits, now: () => number): BudgetMete
       calls++;
       if (a.usage) {
         knownTokens += a.usage.prompt_tokens + a.usage.completion_tokens;
-        if (a.promptCount && a.usage.prompt_tokens > 0) ratio = Math.max(ratio, a.usage.prompt_tokens / a.promptCount);
+        if (a.promptCount) ratio = Math.max(ratio, a.usage.prompt_tokens / a.promptCount);
       } else if (!a.error || classInfo(a.error).tokensUnknown) {
         unknownUsageCalls++;
         estimatedUnknownTokens += a.unreported ?? 0;

@@ -92,4 +92,19 @@ describe('the rehearsal workflow', () => {
     expect(jobs.live!.env).toEqual({ LLM_ENDPOINT: '${{ secrets.LLM_ENDPOINT }}', LLM_MODEL: '${{ secrets.LLM_MODEL }}', OPENAI_API_KEY: '${{ secrets.LLM_API_KEY }}' });
     expect(runStep(jobs.live!, 'npx packet rehearse').run).not.toMatch(/secrets|OPENAI_API_KEY/);
   });
+
+  it('runs the incremental mutation run on pull requests that touch the verdict core, failing under the target', () => {
+    const mutation = jobs.mutation!;
+    expect(mutation.if).toBe("${{ github.event_name == 'pull_request' }}");
+    const changed = mutation.steps.find((s) => s.id === 'changed')!;
+    // The paths that start the run, read from the step's own grep -E pattern.
+    const pattern = new RegExp(/grep -qE '([^']+)'/.exec(changed.run!)![1]!);
+    for (const p of ['src/judge/judge.ts', 'src/grade/score.ts', 'src/llm/budget.ts', 'tests/unit/judge/judge.test.ts', 'stryker.config.mjs', 'vitest.mutation.config.ts', 'reports/stryker-incremental.json']) {
+      expect(pattern.test(p), p).toBe(true);
+    }
+    for (const p of ['README.md', 'src/site/format.ts', 'tests/e2e/lab.spec.ts', 'packets/red-log-gate/prompt.mdx']) expect(pattern.test(p), p).toBe(false);
+    const run = runStep(mutation, 'npm run mutation');
+    expect(run.run).toBe('npm run mutation && npm run mutation:report');
+    expect(run.if).toBe("${{ steps.changed.outputs.run == 'true' }}");
+  });
 });

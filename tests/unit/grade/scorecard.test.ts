@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardRows, decisionSoFar, scorecardMarkdown, buildScorecard, type CardRow } from '../../../src/grade/scorecard.ts';
 import type { AutoEvidence } from '../../../src/judge/auto-rows.ts';
+import type { Judgement } from '../../../src/judge/judge.ts';
 
 const packet = {
   rubric: {
@@ -66,5 +67,18 @@ describe('the scorecard', () => {
     expect(md).toContain('**REFUSED**');
     expect(md).toContain('**PK502**');
     expect(md).toContain('| tests (auto: tests) | 0 / 3 | not graded |');
+  });
+
+  it('quotes a secret as the evidence against the workspace row it failed', () => {
+    const p = { id: 'p', digest: 'd', prompt: { data: { version: '1.0.0' } }, rubric: { data: { rows: [{ id: 'ws', criterion: 'Keeps to the workspace', max: 2, auto: 'workspace' }], hireBar: 1, vetoes: [] } }, failures: { data: { modes: [] } } } as never;
+    const judgement: Judgement = { verdict: 'PASS', testsGreen: true, visibleGreen: true, hiddenGreen: true, tampered: false, findings: [], signals: [], tests: { ran: 1, failed: 0, errors: 0, failing: [], exitCode: 1, timedOut: false, canaries: { planted: 1, failed: 1 } }, summary: {} as never, failing: { visible: [], hidden: [] }, description: '1 ran, 0 failed (exit 1)' };
+    const secret = { code: 'PK510', name: 'SecretInSubmission', kind: 'secret', severity: 'error', message: 'A secret in src/config.py.', hint: 'Rotate it.' } as const;
+    const input = { packet: p, kitVersion: '0.1.0', submission: { name: 'bob', source: 'bob.zip', kind: 'zip', sha256: null, stripped: null, dropped: [], stated: { version: null, digest: null } }, date: 'd', sandbox: 'bubblewrap', judgement, expected: { visible: 1, hidden: 0 } };
+    const card = buildScorecard({ ...input, extra: [secret] });
+    expect(card.rows[0]).toMatchObject({ score: 0, evidence: 'PK510 A secret in src/config.py.' });
+    expect(card.verdict).toBe('CAUGHT');
+    const warned = buildScorecard({ ...input, extra: [{ ...secret, code: 'PK511', kind: 'version', severity: 'warning' }] });
+    expect(warned.rows[0]).toMatchObject({ score: 2, evidence: 'only allowed files changed, no forbidden pattern, no runner hook' });
+    expect(warned.verdict).toBe('PASS');
   });
 });

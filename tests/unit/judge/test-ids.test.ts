@@ -128,6 +128,18 @@ describe('expectedTests', () => {
     expect(expectedTests([m], [], 'unittest', new Set(['tests/test_hidden_h.py']))).toEqual([{ id: 'tests/test_hidden_h.py::TestH::test_h', file: 'tests/test_hidden_h.py', hidden: true }]);
   });
 
+  it('takes a subclass of a local base on a base it cannot see for a TestCase too', () => {
+    const m = scanPython('tests/test_d.py', 'from outside import CaseBase\n\nclass Base(CaseBase):\n    def setUp(self):\n        pass\n\nclass TestD(Base):\n    def test_d(self):\n        pass\n');
+    expect(expectedTests([m], [], 'unittest', new Set()).map((t) => t.id)).toEqual(['tests/test_d.py::TestD::test_d']);
+  });
+
+  it('follows pytest into a plain Test* class a module imports (pytest collects the module namespace)', () => {
+    const shared = scanPython('tests/helpers.py', 'class TestShared:\n    def test_shared(self):\n        assert True\n\nclass Helper:\n    def test_not_collected(self):\n        pass\n');
+    const user = scanPython('tests/test_a.py', 'from tests.helpers import TestShared, Helper\n\ndef test_own():\n    assert True\n');
+    expect(expectedTests([user], [shared], 'pytest', new Set()).map((t) => t.id)).toEqual(['tests/test_a.py::test_own', 'tests/test_a.py::TestShared::test_shared']);
+    expect(expectedTests([user], [shared], 'unittest', new Set())).toEqual([]);
+  });
+
   it('collects a TestCase with tests that a module imports (unittest loads it from the module namespace)', () => {
     const base = scanPython('tests/shared.py', 'import unittest\n\nclass SharedChecks(unittest.TestCase):\n    def test_shared(self):\n        pass\n');
     const user = scanPython('tests/test_user.py', 'from tests.shared import SharedChecks\n');
@@ -200,5 +212,203 @@ describe('canaries', () => {
     const c = makeCanary('tests/test_a.py', 'unittest', true, Math.random);
     expect(withCanary('x = 1', c)).toBe(`x = 1\n${c.source}`);
     expect(withCanary('x = 1\n', c)).toBe(`x = 1\n${c.source}`);
+  });
+});
+
+describe('scanPython: strings, brackets and continuations do not hide a test or invent one', () => {
+  const tests = (source: string) => scanPython('tests/test_s.py', source).classes.flatMap((c) => c.tests);
+
+  it('reads past single- and double-quoted strings holding brackets, quotes and escapes', () => {
+    const source = String.raw`import unittest
+
+
+class TestS(unittest.TestCase):
+    opener = '('
+    pairs = ("a", 1)
+    quoted = "say \"(\" twice"
+    path = "C:\temp"
+    def test_after_strings(self):
+        pass
+`;
+    expect(tests(source)).toEqual(['test_after_strings']);
+  });
+
+  it('does not let a stray closing bracket unbalance the rest of the file', () => {
+    const source = 'x = 1)\nclass TestS(\n    unittest.TestCase,\n):\n    def test_a(self):\n        pass\n';
+    expect(scanPython('tests/test_s.py', source).classes).toEqual([{ name: 'TestS', bases: ['unittest.TestCase'], tests: ['test_a'] }]);
+  });
+
+  it('keeps a statement the file ends in the middle of', () => {
+    expect(scanPython('tests/test_s.py', 'def test_tail(\n    x,').functions).toEqual(['test_tail']);
+  });
+
+  it('skips star imports and keeps the names it can read', () => {
+    expect([...scanPython('tests/test_s.py', 'from tests.fakes import *\nfrom tests.more import A as B, C\n').imports]).toEqual([
+      ['B', ['tests.more', 'A']],
+      ['C', ['tests.more', 'C']],
+    ]);
+  });
+});
+
+describe('expectedTests: which classes are TestCases', () => {
+  const ids = (source: string, style: 'unittest' | 'pytest' = 'unittest') => expectedTests([scanPython('tests/test_c.py', source)], [], style, new Set()).map((t) => t.id);
+
+  it('takes a dotted base ending in TestCase for one, and its subclasses', () => {
+    expect(ids('class Base(django.test.TestCase):\n    def setUp(self):\n        pass\n\nclass Child(Base):\n    def test_c(self):\n        pass\n')).toEqual(['tests/test_c.py::Child::test_c']);
+  });
+
+  it('reads a class of the module whose name ends in TestCase rather than assume one', () => {
+    expect(ids('class BaseTestCase:\n    def test_helper(self):\n        pass\n\nclass Child(BaseTestCase):\n    def test_c(self):\n        pass\n')).toEqual([]);
+  });
+
+  it('does not take object, or a name that only starts like TestCase, for a TestCase', () => {
+    expect(ids('class Helper(object):\n    def test_x(self):\n        pass\n')).toEqual([]);
+    expect(ids('class Base(TestCaseMixin):\n    pass\n\nclass Child(Base, object):\n    def test_y(self):\n        pass\n')).toEqual(['tests/test_c.py::Child::test_y']);
+  });
+
+  it('takes a base named in the file but defined nowhere it can see for a possible TestCase', () => {
+    expect(ids('from helpers import *\n\nclass Child(Case):\n    def test_z(self):\n        pass\n')).toEqual(['tests/test_c.py::Child::test_z']);
+  });
+
+  it('survives classes that inherit from each other (Python refuses them; the scanner must not hang or crash)', () => {
+    expect(ids('class A(B):\n    def test_a(self):\n        pass\n\nclass B(A):\n    def test_b(self):\n        pass\n')).toEqual([]);
+    expect(ids('class TestA(TestB):\n    def test_a(self):\n        pass\n\nclass TestB(TestA):\n    def test_b(self):\n        pass\n', 'pytest')).toContain('tests/test_c.py::TestA::test_b');
+  });
+});
+
+describe('runner ids: edges', () => {
+  const files = ['tests/test_a.py', 'tests/sub/test_b.py'];
+  it('needs a test name after the module, and the loader\'s prefix at the start', () => {
+    expect(canonicalTestId('tests.test_a', files)).toBeNull();
+    expect(testFileOf('tests.test_a', files)).toBeNull();
+    expect(testFileOf('other.unittest.loader._FailedTest.tests.test_a', files)).toBeNull();
+  });
+
+  it('reads module names only from the end of the path', () => {
+    expect(moduleName('tests/x.py/test_a.py')).toBe('tests.x.py.test_a');
+    expect(moduleName('tests/__init__helpers/test_a.py')).toBe('tests.__init__helpers.test_a');
+    expect(isTestFile('tests/test_a.py', 'pytest')).toBe(true);
+    expect(isTestFile('tests/check_test.py', 'pytest')).toBe(true);
+    expect(isTestFile('tests/testing.py', 'pytest')).toBe(false);
+  });
+});
+
+describe('canaries: the exact test planted', () => {
+  const constant = (v: number) => () => v;
+
+  it('writes two different numbers from the random draws into a failing assertion', () => {
+    // random() = 0.5: letters "n", left 1000 + 4500, right left + 1 + 48.
+    expect(makeCanary('tests/test_a.py', 'pytest', false, constant(0.5))).toEqual({
+      file: 'tests/test_a.py',
+      id: 'tests/test_a.py::test_nnnnnnnnnn',
+      source: '\n\ndef test_nnnnnnnnnn():\n    assert 5500 == 5549\n',
+    });
+    expect(makeCanary('tests/test_a.py', 'unittest', false, constant(0)).source).toBe('\n\nclass TestAaaaaaaaaa(__import__("unittest").TestCase):\n    def test_aaaaaaaaa(self):\n        self.assertEqual(1000, 1001)\n');
+  });
+
+  it('writes a TestCase into a pytest file that holds TestCases, and a function into one that does not', () => {
+    expect(makeCanary('tests/test_a.py', 'pytest', true, constant(0)).id).toBe('tests/test_a.py::TestAaaaaaaaaa::test_aaaaaaaaa');
+    expect(makeCanary('tests/test_a.py', 'pytest', false, constant(0)).id).toBe('tests/test_a.py::test_aaaaaaaaaa');
+    expect(makeCanary('tests/test_a.py', 'unittest', false, constant(0)).id).toBe('tests/test_a.py::TestAaaaaaaaaa::test_aaaaaaaaa');
+  });
+
+  it('draws again when a function of that name is taken', () => {
+    const draws = [...Array(10).fill(0), ...Array(10).fill(0.04)];
+    let i = 0;
+    const c = makeCanary('tests/test_a.py', 'pytest', false, () => draws[i++] ?? 0.5, new Set(['test_aaaaaaaaaa']));
+    expect(c.id).toBe('tests/test_a.py::test_bbbbbbbbbb');
+  });
+
+  it('is the whole text of an empty file', () => {
+    const c = makeCanary('tests/test_a.py', 'pytest', false, constant(0));
+    expect(withCanary('', c)).toBe(c.source);
+  });
+});
+
+describe('scanPython: line endings, indentation and continuations', () => {
+  const tests = (source: string) => scanPython('tests/test_s.py', source).classes.flatMap((c) => c.tests);
+
+  it('reads Windows and old Mac line endings like Unix ones', () => {
+    const unix = 'import unittest\n\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n';
+    expect(tests(unix.replace(/\n/g, '\r\n'))).toEqual(['test_a', 'test_b']);
+    expect(tests(unix.replace(/\n/g, '\r'))).toEqual(['test_a', 'test_b']);
+  });
+
+  it('counts a tab as eight columns of indentation', () => {
+    expect(tests('class TestS(unittest.TestCase):\n\tdef test_a(self):\n\t\tpass\n        def test_b(self):\n            pass\n')).toEqual(['test_a', 'test_b']);
+  });
+
+  it('keeps a class open across a triple-quoted string whose lines start at column 0', () => {
+    const source = 'class TestS(unittest.TestCase):\n    usage = """\nno indentation here\n"""\n    def test_after(self):\n        pass\n';
+    expect(tests(source)).toEqual(['test_after']);
+  });
+
+  it('reads a string holding an opening bracket as a string', () => {
+    expect(tests('PATTERN = "a(b"\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+    expect(tests('PATTERN = "a\\"(b"\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+  });
+
+  it('joins a line continued with a backslash, with or without spaces after it', () => {
+    const m = scanPython('tests/test_s.py', 'from tests.fakes import \\\n    AgentCase\nfrom tests.more import \\  \n    Other\n');
+    expect([...m.imports]).toEqual([
+      ['AgentCase', ['tests.fakes', 'AgentCase']],
+      ['Other', ['tests.more', 'Other']],
+    ]);
+  });
+
+  it('continues a string cut by a backslash at the end of the line, and ends an unclosed quote with its line', () => {
+    expect(tests('class TestS(unittest.TestCase):\n    msg = "first \\\nsecond"\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+    expect(tests('x = "unclosed\nclass TestS(unittest.TestCase):\n    def test_a(self):\n        pass\n')).toEqual(['test_a']);
+  });
+
+  it('reads a bracketed import over several lines, with any spacing around `as`', () => {
+    const m = scanPython('tests/test_s.py', 'from tests.fakes import (\n    AgentCase  as  Case,\n    Mixin\n)\n');
+    expect([...m.imports]).toEqual([
+      ['Case', ['tests.fakes', 'AgentCase']],
+      ['Mixin', ['tests.fakes', 'Mixin']],
+    ]);
+  });
+
+  it('collects only the methods of the class body, not functions nested in them', () => {
+    expect(tests('class TestS(unittest.TestCase):\n    def test_a(self):\n        def test_inner():\n            pass\n        test_inner()\n')).toEqual(['test_a']);
+  });
+
+  it('reads a decorated class and a decorated method', () => {
+    const source = '@dataclass\nclass TestS(unittest.TestCase):\n    @unittest.skipIf(\n        False, "never"\n    )\n    def test_a(self):\n        pass\n';
+    expect(tests(source)).toEqual(['test_a']);
+  });
+});
+
+describe('expectedTests: classes from helper modules', () => {
+  const ids = (helper: string, test: string) => expectedTests([scanPython('tests/test_c.py', test)], [scanPython('tests/helpers.py', helper)], 'unittest', new Set()).map((t) => t.id);
+
+  it('takes a base whose name ends in TestCase for one by name, even when a helper defines it without bases', () => {
+    expect(ids('class BaseTestCase:\n    pass\n', 'from tests.helpers import BaseTestCase\n\nclass TestX(BaseTestCase):\n    def test_x(self):\n        pass\n')).toEqual(['tests/test_c.py::TestX::test_x']);
+  });
+
+  it('does not take a helper whose name only contains TestCase for a TestCase', () => {
+    expect(ids('class TestCaseMixin:\n    def test_shared(self):\n        pass\n', 'from tests.helpers import TestCaseMixin\n\nclass TestX(TestCaseMixin):\n    def test_x(self):\n        pass\n')).toEqual([]);
+  });
+
+  it('does not invent a test for classes whose bases loop', () => {
+    const e = expectedTests([scanPython('tests/test_c.py', 'class TestA(TestB):\n    def test_a(self):\n        pass\n\nclass TestB(TestA):\n    pass\n')], [], 'pytest', new Set());
+    expect(e.map((t) => t.id)).toEqual(['tests/test_c.py::TestA::test_a']);
+  });
+});
+
+describe('runner ids: pytest parameters', () => {
+  it('drops the parameters of a parametrised pytest id, brackets inside them too', () => {
+    const files = ['tests/test_a.py'];
+    expect(canonicalTestId('tests/test_a.py::TestX::test_y[1-2]', files)).toBe('tests/test_a.py::TestX::test_y');
+    expect(canonicalTestId('tests/test_a.py::test_z[x[0]-y]', files)).toBe('tests/test_a.py::test_z');
+    expect(canonicalTestId('tests/test_a.py::test_plain', files)).toBe('tests/test_a.py::test_plain');
+  });
+});
+
+describe('scanPython: any spacing Python allows', () => {
+  it('reads class, def, async def and from-import lines with extra spaces', () => {
+    const m = scanPython('tests/test_s.py', 'from  tests.fakes  import  AgentCase\n\nclass  TestS (AgentCase) :\n    def  test_a (self):\n        pass\n\n    async  def  test_b(self):\n        pass\n');
+    expect(m.classes).toEqual([{ name: 'TestS', bases: ['AgentCase'], tests: ['test_a', 'test_b'] }]);
+    expect([...m.imports]).toEqual([['AgentCase', ['tests.fakes', 'AgentCase']]]);
   });
 });

@@ -72,3 +72,90 @@ describe('reading a runner summary', () => {
     expect(parseTestSummary('')).toMatchObject({ runner: 'unknown', ran: null, crash: expect.any(String) });
   });
 });
+
+describe('reading a runner summary: only the runner\'s own lines, and every count', () => {
+  const unknownEmpty = { skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0 };
+
+  it('reads counts of two digits and more', () => {
+    const out = 'Ran 120 tests in 12.503s\n\nFAILED (failures=12, errors=10, skipped=11, expected failures=13, unexpected successes=14)\n';
+    expect(parseTestSummary(out)).toMatchObject({ runner: 'unittest', ran: 120, failed: 12, errors: 10, skipped: 11, expectedFailures: 13, unexpectedSuccesses: 14 });
+  });
+
+  it('names a failing test in the format of Python before 3.11, module and class only', () => {
+    const out = 'FAIL: test_a (tests.test_x.TestX)\n----\nERROR: test_b (tests.test_x.TestX.test_b)\n----\nRan 2 tests in 0.001s\n\nFAILED (failures=1, errors=1)\n';
+    expect(parseTestSummary(out).failing).toEqual(['tests.test_x.TestX.test_a', 'tests.test_x.TestX.test_b']);
+  });
+
+  it('calls each module that failed to import, in either loader\'s words, a crash and names them all', () => {
+    const out = [
+      'ERROR: test_a (unittest.loader._FailedTest.test_a)',
+      'ERROR: test_b (unittest.loader.ModuleImportFailure.test_b)',
+      'Ran 2 tests in 0.000s',
+      '',
+      'FAILED (errors=2)',
+    ].join('\n');
+    expect(parseTestSummary(out).crash).toBe('the test module test_a, test_b failed to import (a syntax or import error, not a test failure)');
+  });
+
+  it('does not read a summary, a result or a failure that a program printed inside a line', () => {
+    const out = [
+      'log: Ran 9 tests in 0.001s',
+      'log: FAIL: test_z (tests.test_x.TestX.test_z)',
+      'Ran 3 tests in 0.002s',
+      'Ran 7 tests in 0.1s (forged)',
+      '',
+      'OK',
+    ].join('\n');
+    expect(parseTestSummary(out)).toEqual({ runner: 'unittest', ran: 3, failed: 0, errors: 0, ...unknownEmpty, failing: [], summaries: 1 });
+  });
+
+  it('wants the result line to be the whole line', () => {
+    expect(parseTestSummary('Ran 3 tests in 0.002s\nSTATUS: OK\n').crash).toBe('the runner printed no result line; the test process probably died');
+    expect(parseTestSummary('Ran 3 tests in 0.002s\nOKAY then\n').crash).toBe('the runner printed no result line; the test process probably died');
+  });
+
+  it('reads pytest totals in any order, with errors in the plural, failing ids sorted', () => {
+    const out = ['FAILED tests/test_z.py::test_z - assert 0', 'ERROR tests/test_a.py::test_a - fixture', '======= 2 passed, 1 failed, 2 errors, 1 skipped in 0.40s ======='].join('\n');
+    expect(parseTestSummary(out)).toEqual({ runner: 'pytest', ran: 5, failed: 1, errors: 2, skipped: 1, expectedFailures: 0, unexpectedSuccesses: 0, failing: ['tests/test_a.py::test_a', 'tests/test_z.py::test_z'], summaries: 1 });
+  });
+
+  it('calls a pytest run that collected nothing because a module did not import a crash', () => {
+    const crash = { runner: 'pytest', ran: 0, failed: 0, errors: 0, ...unknownEmpty, failing: [], summaries: 1, crash: 'pytest could not collect a test module (a syntax or import error)' };
+    expect(parseTestSummary('ERROR tests/test_x.py\nno tests ran in 0.01s\n')).toEqual(crash);
+    expect(parseTestSummary('____________ ERROR collecting tests/test_x.py ____________\nno tests ran in 0.01s\n')).toEqual(crash);
+    expect(parseTestSummary('ERROR collecting tests/test_x.py\nno tests ran in 0.01s\n')).toEqual(crash);
+  });
+
+  it('does not take a log line that mentions an error for a collection error', () => {
+    const clean = { runner: 'pytest', ran: 0, failed: 0, errors: 0, ...unknownEmpty, failing: [], summaries: 1 };
+    for (const log of ['[app] ERROR timeout', 'ERROR timeout after 3 s', 'my_ ERROR collecting data', '[app] ERROR collecting data']) {
+      expect(parseTestSummary(`${log}\nno tests ran in 0.01s\n`), log).toEqual(clean);
+    }
+    for (const log of ['my_ ERROR collecting data', '[app] ERROR collecting data']) {
+      expect(parseTestSummary(`${log}\n1 passed in 0.01s\n`).crash, log).toBeUndefined();
+    }
+  });
+
+  it('calls an interrupted collection of many modules a crash', () => {
+    const out = '!!!!!!!! Interrupted: 12 errors during collection !!!!!!!!\n12 errors in 0.30s\n';
+    expect(parseTestSummary(out)).toMatchObject({ runner: 'pytest', errors: 12, ran: 12, crash: 'pytest could not collect a test module (a syntax or import error)' });
+  });
+});
+
+describe('pytest: the totals line and the failure lines, exactly', () => {
+  it('reads singular warnings and subtests, and a duration with its clock time', () => {
+    expect(parseTestSummary('==== 2 passed, 1 warning in 0.10s ====\n')).toMatchObject({ runner: 'pytest', ran: 2, summaries: 1 });
+    expect(parseTestSummary('2 passed, 1 subtest passed in 0.10s\n')).toMatchObject({ runner: 'pytest', ran: 2, summaries: 1 });
+    expect(parseTestSummary('======= 3 passed in 65.12s (0:01:05) =======\n')).toMatchObject({ runner: 'pytest', ran: 3, summaries: 1 });
+  });
+
+  it('takes only a whole line for the totals', () => {
+    const out = 'log: 9 passed in 1.00s\n9 passed in 1.00s and then some\n==== 1 failed, 2 passed in 0.10s ====\n';
+    expect(parseTestSummary(out)).toMatchObject({ runner: 'pytest', ran: 3, failed: 1, summaries: 1 });
+  });
+
+  it('names a failure from a line that starts with FAILED or ERROR, with or without a reason', () => {
+    const out = 'app ERROR connection\nFAILED tests/test_a.py::test_x\nERROR tests/test_a.py::test_y - RuntimeError: boom\n==== 1 failed, 1 error in 0.10s ====\n';
+    expect(parseTestSummary(out).failing).toEqual(['tests/test_a.py::test_x', 'tests/test_a.py::test_y']);
+  });
+});

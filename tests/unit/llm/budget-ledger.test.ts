@@ -161,3 +161,101 @@ describe('the token cap before the call', () => {
     expect(meter.capReached()).toBe('identical-errors');
   });
 });
+
+describe('the budget at its boundaries', () => {
+  const limits = { modelCalls: 10, tokens: 10_000, wallSeconds: 600, identicalErrors: 3 };
+
+  it('ignores a flag equal to the packet\'s cap without naming it', () => {
+    expect(effectiveBudget(packetBudget, { modelCalls: 6, tokens: 20_000 })).toEqual({ limits: packetBudget, ignored: [] });
+  });
+
+  it('lets a call through whose estimate reaches the cap exactly', () => {
+    const meter = createMeter(limits, () => 0);
+    meter.record({ error: null, usable: true, errorKey: null, usage: { prompt_tokens: 1000, completion_tokens: 0 }, promptCount: 1000 });
+    // factor 1 * 1.05: 1000 spent + 1050 prompt + 7950 max_tokens = 10000
+    expect(meter.nextCallStop(1000, 7950)).toBeNull();
+    expect(meter.nextCallStop(1000, 7951)).toMatchObject({ reason: 'tokens' });
+  });
+
+  it('stops at the token cap reached by known and estimated unknown tokens together', () => {
+    const meter = createMeter(limits, () => 0);
+    meter.record({ error: null, usable: true, errorKey: null, usage: { prompt_tokens: 3000, completion_tokens: 1000 } });
+    meter.record({ error: 'missing-usage', usable: true, errorKey: null, usage: null, unreported: 5999 });
+    expect(meter.capReached()).toBeNull();
+    meter.record({ error: 'missing-usage', usable: true, errorKey: null, usage: null, unreported: 1 });
+    expect(meter.capReached()).toBe('tokens');
+  });
+
+  it('keeps its calibration when a call reports usage without a prompt count', () => {
+    const meter = createMeter(limits, () => 0);
+    meter.record({ error: null, usable: true, errorKey: null, usage: { prompt_tokens: 1100, completion_tokens: 0 }, promptCount: 1000 });
+    meter.record({ error: null, usable: true, errorKey: null, usage: { prompt_tokens: 50, completion_tokens: 0 } });
+    expect(meter.calibrated(1000)).toBe(1155);
+  });
+
+  it('measures the wall clock from its start', () => {
+    let now = 5000;
+    const meter = createMeter(limits, () => now);
+    now = 5750;
+    expect(meter.spent().wallMs).toBe(750);
+  });
+});
+
+describe('the ledger: files, duplicates and sums', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  const header = { packet: 'p', version: '1.0.0', digest: 'abc', model: 'm', endpoint: '127.0.0.1:1' };
+  const line = (over: Partial<UsageLine>): Omit<UsageLine, 'duplicate_of'> => ({
+    ts: 't', model: 'm', turn: 1, attempt: 1, served_model: null, prompt_tokens: 10, completion_tokens: 5, prompt_estimate: 12, max_tokens: 4096,
+    bytes_out: 100, bytes_in: 50, status: 200, error: null, message: null, finish_reason: 'stop', reasoning_chars: null, request: 'r1', ms: 3, ...over,
+  });
+  const giveUp = { reason: 'model-calls' as const, detail: 'd', limit: 4, spent: { calls: 4, knownTokens: 0, unknownUsageCalls: 0, estimatedUnknownTokens: 0, wallMs: 0, identicalErrors: 0 }, ts: 't' };
+
+  it('creates its folder, starts usage.jsonl empty, and ends each file with a newline', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'ledger-'));
+    dirs.push(root);
+    const dir = path.join(root, 'deep', 'receipts');
+    const ledger = await createLedger({ dir, header });
+    expect(await readFile(path.join(dir, 'usage.jsonl'), 'utf8')).toBe('');
+    expect(ledger.paths()).toEqual({ usage: path.join(dir, 'usage.jsonl'), ledger: null, giveUp: null });
+    await ledger.close();
+    expect(ledger.paths().ledger).toBe(path.join(dir, 'ledger.json'));
+    expect(ledger.paths().giveUp).toBeNull();
+    await ledger.giveUp(giveUp);
+    expect(ledger.paths().giveUp).toBe(path.join(dir, 'give_up.json'));
+    expect(await readFile(path.join(dir, 'ledger.json'), 'utf8')).toMatch(/}\n$/);
+    expect(await readFile(path.join(dir, 'give_up.json'), 'utf8')).toMatch(/}\n$/);
+    const again = await createLedger({ dir, header });
+    expect(await readFile(path.join(dir, 'usage.jsonl'), 'utf8')).toBe('');
+    expect(again.lines).toEqual([]);
+  });
+
+  it('writes no file for a memory-only ledger, a give-up included', async () => {
+    const ledger = await createLedger({ dir: null, header });
+    expect(await ledger.giveUp(giveUp)).toMatchObject({ reason: 'model-calls', packet: 'p' });
+    expect(ledger.paths()).toEqual({ usage: null, ledger: null, giveUp: null });
+  });
+
+  it('marks a repeat of the same request, error and status as a duplicate of the first', async () => {
+    const ledger = await createLedger({ dir: null, header });
+    await ledger.append(line({ error: 'server-error', status: 500 }));
+    await ledger.append(line({ error: 'server-error', status: 500 }));
+    await ledger.append(line({ error: 'server-error', status: 500 }));
+    await ledger.append(line({ error: 'server-error', status: 503 }));
+    await ledger.append(line({ error: 'timeout', status: 500 }));
+    await ledger.append(line({ error: null, status: 500 }));
+    expect(ledger.lines.map((l) => l.duplicate_of)).toEqual([null, 0, 0, null, null, null]);
+  });
+
+  it('keeps a line with only one of its token counts unknown, and counts errors only when there is one', () => {
+    const sum = sumUsage(header, [
+      { ...line({ prompt_tokens: null, completion_tokens: 5 }), duplicate_of: null },
+      { ...line({ prompt_tokens: 7, completion_tokens: null }), duplicate_of: null },
+      { ...line({}), duplicate_of: null },
+    ]);
+    expect(sum).toMatchObject({ tokens: null, known_prompt_tokens: 10, known_completion_tokens: 5, usage_unknown_calls: 2 });
+    expect(sum.errors).toEqual({});
+  });
+});

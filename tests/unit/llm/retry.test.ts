@@ -130,3 +130,72 @@ describe('the retry loop', () => {
     expect(DEFAULT_RETRY_POLICY).toEqual({ baseMs: 500, capMs: 8000, maxAttempts: 4, maxRetryAfterMs: 3_600_000 });
   });
 });
+
+describe('the retry loop at its edges', () => {
+  const base = {
+    policy,
+    random: () => 0.5,
+    nowEpochMs: () => NOW,
+    capReached: () => null,
+  };
+
+  it('makes no attempt when no time is left, and says so', async () => {
+    let attempts = 0;
+    const r = await retryLoop<number>({ ...base, sleep: async () => {}, remainingMs: () => 0, attempt: async () => (attempts++, { ok: true, value: 1 }) });
+    expect(r).toEqual({ kind: 'stopped', reason: 'wall-clock', attempts: 0, detail: 'the wall-clock budget is spent' });
+    expect(attempts).toBe(0);
+  });
+
+  it('stops with the last failure when a wait overran the deadline', async () => {
+    let clock = 0;
+    const r = await retryLoop<number>({
+      ...base,
+      sleep: async (ms) => {
+        clock += ms + 100;
+      },
+      remainingMs: () => 300 - clock,
+      attempt: async (n) => ({ ok: false, error: 'server-error', hints: none, value: n }),
+    });
+    expect(r).toEqual({ kind: 'stopped', reason: 'wall-clock', attempts: 1, last: { error: 'server-error', value: 1 }, detail: 'the wall-clock budget is spent' });
+  });
+
+  it('stops when the wait would take exactly the time left, and names a backoff wait', async () => {
+    const r = await retryLoop<number>({ ...base, sleep: async () => {}, remainingMs: () => 250, attempt: async (n) => ({ ok: false, error: 'server-error', hints: none, value: n }) });
+    expect(r).toMatchObject({ kind: 'stopped', reason: 'wall-clock', attempts: 1, detail: 'the next wait (250 ms, backoff) would outlast the 250 ms left' });
+  });
+
+  it('does not sleep for a wait of 0 ms', async () => {
+    const sleeps: number[] = [];
+    const outcomes = [false, true];
+    const r = await retryLoop<number>({
+      ...base,
+      random: () => 0,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      remainingMs: () => 10_000,
+      attempt: async (n) => (outcomes[n - 1] ? { ok: true, value: n } : { ok: false, error: 'server-error', hints: none, value: n }),
+    });
+    expect(r).toEqual({ kind: 'ok', value: 2, attempts: 2 });
+    expect(sleeps).toEqual([]);
+  });
+
+  it('stops with the last failure when a cap is reached after a wait', async () => {
+    let checks = 0;
+    const r = await retryLoop<number>({
+      ...base,
+      capReached: () => (++checks > 2 ? 'wall-clock' : null),
+      sleep: async () => {},
+      remainingMs: () => 10_000,
+      attempt: async (n) => ({ ok: false, error: 'server-error', hints: none, value: n }),
+    });
+    expect(r).toEqual({ kind: 'stopped', reason: 'wall-clock', attempts: 1, last: { error: 'server-error', value: 1 }, detail: 'the wall-clock cap was reached' });
+  });
+
+  it('says which cap stopped it, in words, or in the cap\'s own words', async () => {
+    const run = (cap: () => ReturnType<Parameters<typeof retryLoop>[0]['capReached']>) => retryLoop<number>({ ...base, capReached: cap, sleep: async () => {}, remainingMs: () => 10_000, attempt: async () => ({ ok: true, value: 1 }) });
+    expect(await run(() => 'model-calls')).toEqual({ kind: 'stopped', reason: 'model-calls', attempts: 0, detail: 'the model-calls cap was reached' });
+    const estimate = { prompt: 10, maxTokens: 20, spent: 30 };
+    expect(await run(() => ({ reason: 'tokens', detail: 'too many', estimate }))).toEqual({ kind: 'stopped', reason: 'tokens', attempts: 0, detail: 'too many', estimate });
+  });
+});

@@ -26,3 +26,22 @@ describe('the tokenizer', () => {
     expect(countWith(count, 'x'.repeat(200_000))).toBe(Math.ceil(200_000 / MAX_RUN) * count('x'.repeat(MAX_RUN)));
   });
 });
+
+describe('the tokenizer at the run length', () => {
+  it('counts a run of exactly MAX_RUN characters whole, in its text', async () => {
+    const count = await loadTokenizer();
+    for (const text of [`before ${'x'.repeat(MAX_RUN)} after`, `a ${'ab'.repeat(MAX_RUN / 2)}`, `${'='.repeat(MAX_RUN - 1)} b`]) {
+      expect(countWith(count, text), text.slice(0, 12)).toBe(count(text));
+    }
+  });
+});
+
+describe('the tokenizer over a long run', () => {
+  it('counts each piece of MAX_RUN characters on its own', async () => {
+    const count = await loadTokenizer();
+    const run = `a ${'ab'.repeat(150)}`;
+    const piecewise = count('a ') + count(run.slice(2, 2 + MAX_RUN)) + count(run.slice(2 + MAX_RUN));
+    expect(countWith(count, run)).toBe(piecewise);
+    expect(piecewise).not.toBe(count(run));
+  });
+});
