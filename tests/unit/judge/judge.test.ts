@@ -713,3 +713,28 @@ describe('judge: edges of the evidence', () => {
     expect(j.tests).toEqual({ ran: null, failed: 0, errors: 0, failing: [], exitCode: null, timedOut: false, canaries: { planted: 2, failed: 0 } });
   });
 });
+
+describe('a run that hit a sandbox cap', () => {
+  it('is the code\'s doing: a PK402 finding naming the cap and its fix, CAUGHT, never INCONCLUSIVE', () => {
+    const j = judge(rules, evidence({ run: run(unittestOutput(5, [C1, C2]), { capHit: 'workspace', capDetail: 'the workspace (8 MiB) is full' }) }));
+    expect(codes(j.findings)).toEqual(['PK402']);
+    expect(j.findings[0]!.message).toContain('the workspace (8 MiB) is full');
+    expect(j.findings[0]!.hint).toMatch(/sandbox\.workspaceMb/);
+    expect(j.findings[0]!.kind).toBe('run');
+    expect(j.verdict).toBe('CAUGHT');
+  });
+
+  it('names the cap itself when the sandbox gave no detail', () => {
+    const j = judge(rules, evidence({ run: run(unittestOutput(5, [C1, C2]), { capHit: 'processes' }) }));
+    expect(j.findings[0]!.message).toContain('cap of the sandbox: processes.');
+  });
+
+  it('takes the place of a sandbox error when the run also failed: a cap hit is red, not infrastructure', () => {
+    const capped = judge(rules, evidence({ run: run('', { error: 'killed', capHit: 'tmp', capDetail: '/tmp (8 MiB) is full' }) }));
+    expect(codes(capped.findings)).toEqual(['PK402']);
+    expect(capped.verdict).toBe('CAUGHT');
+    const broken = judge(rules, evidence({ run: run('', { error: 'bwrap could not start' }) }));
+    expect(codes(broken.findings)).toEqual(['PK410']);
+    expect(broken.verdict).toBe('INCONCLUSIVE');
+  });
+});

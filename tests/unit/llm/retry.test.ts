@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AttemptGate } from '../../../src/llm/endpoint-gate.ts';
 import type { ErrorClass } from '../../../src/llm/error-class.ts';
 import { backoffCeiling, DEFAULT_RETRY_POLICY, fullJitter, parseRetryAfter, planWait, retryLoop, type AttemptOutcome, type RetryPolicy, type StopReason } from '../../../src/llm/retry.ts';
 
@@ -53,7 +54,10 @@ describe('Retry-After', () => {
 });
 
 /** A scripted sequence of attempt outcomes, an injected clock and a sleep that only moves the clock. */
-function harness(outcomes: { error?: ErrorClass; retryAfter?: string }[], options: { remainingMs?: number; cap?: (n: number) => StopReason | null; policy?: RetryPolicy } = {}) {
+function harness(
+  outcomes: { error?: ErrorClass; retryAfter?: string }[],
+  options: { remainingMs?: number; cap?: (n: number) => StopReason | null; policy?: RetryPolicy; gate?: AttemptGate } = {},
+) {
   let clock = 0;
   const sleeps: number[] = [];
   let n = 0;
@@ -64,6 +68,7 @@ function harness(outcomes: { error?: ErrorClass; retryAfter?: string }[], option
     run: () =>
       retryLoop<number>({
         policy: options.policy ?? policy,
+        ...(options.gate ? { gate: options.gate } : {}),
         random: () => 0.5,
         sleep: async (ms) => {
           sleeps.push(ms);
@@ -197,5 +202,43 @@ describe('the retry loop at its edges', () => {
     expect(await run(() => 'model-calls')).toEqual({ kind: 'stopped', reason: 'model-calls', attempts: 0, detail: 'the model-calls cap was reached' });
     const estimate = { prompt: 10, maxTokens: 20, spent: 30 };
     expect(await run(() => ({ reason: 'tokens', detail: 'too many', estimate }))).toEqual({ kind: 'stopped', reason: 'tokens', attempts: 0, detail: 'too many', estimate });
+  });
+});
+
+describe('the retry loop behind an endpoint gate', () => {
+  /** A gate that records what the loop tells it; `stopAt` makes the n-th entry a stop. */
+  function recordingGate(stopAt?: number) {
+    const events: string[] = [];
+    let entries = 0;
+    const gate: AttemptGate = {
+      enter: async () => {
+        entries++;
+        if (entries === stopAt) return { stop: 'the endpoint is paused past the deadline' };
+        events.push(`enter ${entries}`);
+        return { leave: () => events.push(`leave ${entries}`), waitedMs: 0 };
+      },
+      slow: (ms, from) => events.push(`slow ${ms} ${from}`),
+    };
+    return { gate, events };
+  }
+
+  it('holds a slot for each attempt, and a rate limit or a Retry-After slows the endpoint for everyone', async () => {
+    const { gate, events } = recordingGate();
+    const h = harness([{ error: 'rate-limit' }, { error: 'server-error', retryAfter: '3' }, { error: 'server-error' }, {}], { gate });
+    expect(await h.run()).toEqual({ kind: 'ok', value: 4, attempts: 4 });
+    // A rate limit without a hint slows by its backoff; a server error with Retry-After by that; a plain server error slows nobody.
+    expect(events).toEqual(['enter 1', 'leave 1', 'slow 250 backoff', 'enter 2', 'leave 2', 'slow 3000 retry-after', 'enter 3', 'leave 3', 'enter 4', 'leave 4']);
+  });
+
+  it('stops at the wall clock when the gate says the pause outlasts the deadline, keeping the last failure', async () => {
+    const { gate, events } = recordingGate(2);
+    const h = harness([{ error: 'rate-limit' }, {}], { gate });
+    expect(await h.run()).toEqual({ kind: 'stopped', reason: 'wall-clock', attempts: 1, last: { error: 'rate-limit', value: 1 }, detail: 'the endpoint is paused past the deadline' });
+    expect(events).toEqual(['enter 1', 'leave 1', 'slow 250 backoff']);
+  });
+
+  it('stops at the wall clock on the first entry without any failure to report', async () => {
+    const { gate } = recordingGate(1);
+    expect(await harness([{}], { gate }).run()).toEqual({ kind: 'stopped', reason: 'wall-clock', attempts: 0, detail: 'the endpoint is paused past the deadline' });
   });
 });
