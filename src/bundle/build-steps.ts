@@ -92,11 +92,10 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
   // and a scratch root of the build's own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
   const sandboxed = () =>
     (sandbox ??= (async (): Promise<Sandboxed> => {
-      const [{ prepareRunEnvironment }, { createScratchRoot }, { labTables }, { KIT_ROOT, kitFingerprint }] = await Promise.all([
+      const [{ prepareRunEnvironment }, { createScratchRoot }, { labTables }] = await Promise.all([
         import('../rehearse/environment.ts'),
         import('../sandbox/scratch.ts'),
         import('../labs/table-cache.ts'),
-        import('../kit/fingerprint.ts'),
       ]);
       const scratchRoot = await createScratchRoot({ parent: tmpdir() });
       const bwrapPath = o.env.PACKET_KIT_BWRAP;
@@ -115,7 +114,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
         scratchDir: scratchRoot.dir,
         dir: path.resolve(o.cwd, 'node_modules/.cache/packet-kit/labs'),
         interpreter: environment.interpreter.version,
-        kit: kitFingerprint(KIT_ROOT),
+        kit: o.kit,
       });
       return { ok: true, environment, tables, scratchDir: scratchRoot.dir };
     })());
@@ -173,11 +172,10 @@ async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed
  * embedded scripted endpoint on 127.0.0.1 for the scripted replies, receipts kept in memory.
  */
 async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: Packet[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
-  const [{ startScriptedServer, replyStoreFromDirs }, { rehearse }, { directoryCache }, { KIT_ROOT, kitFingerprint }] = await Promise.all([
+  const [{ startScriptedServer, replyStoreFromDirs }, { rehearse }, { directoryCache }] = await Promise.all([
     import('../llm/scripted-server.ts'),
     import('../rehearse/rehearse.ts'),
     import('../rehearse/cache.ts'),
-    import('../kit/fingerprint.ts'),
   ]);
   const ready = await sandboxed();
   if (!ready.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: o.packets }, { reason: ready.message }) };
@@ -194,7 +192,7 @@ async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandb
       interpreter: environment.interpreter,
       jobs: o.sandbox.jobs,
       timeoutMs: o.sandbox.timeoutMs,
-      cache: directoryCache(path.resolve(o.cwd, 'node_modules/.cache/packet-kit/rehearse'), kitFingerprint(KIT_ROOT)),
+      cache: directoryCache(path.resolve(o.cwd, 'node_modules/.cache/packet-kit/rehearse'), o.kit),
       reporters: [buildReporter(o.out)],
       scratchDir: ready.scratchDir,
       date: o.now,

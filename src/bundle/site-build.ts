@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { pidAlive } from './pid-alive.ts';
 
 /** The kit's own folder: the Astro project (astro.config.mjs, src/pages) the site is built from. */
-export const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { KIT_ROOT } from '../kit/fingerprint.ts';
 
 const CHILD = fileURLToPath(new URL('./astro-build-child.ts', import.meta.url));
 

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { packetFileRefusals } from '../bundle/file-policy.ts';
 import { checkVersionDrift } from '../bundle/version-drift.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { kitFingerprint } from '../bundle/zip-cache.ts';
+import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
 import { loadProjectLintConfig } from '../lint/config.ts';
 import { directoryLintCache, type LintCache } from '../lint/lint-cache.ts';
 import { lintDrill, lintPackets } from '../lint/engine.ts';
@@ -32,9 +31,6 @@ export interface CheckOptions {
   /** The lint's results of earlier runs (node_modules/.cache/packet-kit/lint/), reused for unchanged packets. */
   lintCache?: LintCache;
 }
-
-/** The kit's own folder, whose code the lint cache's entries are tied to. */
-const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The lint cache of a project: in its node_modules/.cache, tied to this kit's code (`kit`, its fingerprint, when known already). */
 export function projectLintCache(cwd: string, kit: string = kitFingerprint(KIT_ROOT)): LintCache {

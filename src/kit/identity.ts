@@ -10,13 +10,16 @@ export interface KitIdentity {
   fingerprint: string;
 }
 
+/** The kit's package version, or `unknown` for a kit without its package.json (it still runs; its reports and cards say so). */
+export function kitVersion(kitRoot: string): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(kitRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** The kit's package version and the fingerprint of its code, as reports record them. */
 export function kitIdentity(kitRoot: string, fingerprint: string = kitFingerprint(kitRoot)): KitIdentity {
-  let version = 'unknown';
-  try {
-    version = (JSON.parse(readFileSync(path.join(kitRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    // A kit without its package.json still rehearses; its reports say the version is unknown.
-  }
-  return { version, fingerprint };
+  return { version: kitVersion(kitRoot), fingerprint };
 }

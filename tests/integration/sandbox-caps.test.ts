@@ -5,51 +5,28 @@
  * the fork tests start at most 200 processes that only wait, the fills write at most 24 MiB.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox-harness.ts';
 import {
-  createInterpreterResolver,
-  createSandbox,
   removeStaleScratch,
   SCRATCH_MARKER,
   type PythonInterpreter,
-  type RunSpec,
   type Sandbox,
 } from '../../src/sandbox/index.ts';
 
 const SCRATCH_OWNER = fileURLToPath(new URL('../fixtures/sandbox/scratch-owner.ts', import.meta.url));
-const scratch: string[] = [];
-const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
+const sandbox = useSandbox('packet-kit-caps-test', 20_000);
+const { tempDir, spec } = sandbox;
 let python: PythonInterpreter;
 let bwrap: Sandbox;
 
-beforeAll(async () => {
-  const resolved = await resolver.python();
-  if ('error' in resolved) throw new Error(resolved.error);
-  python = resolved;
-  const created = await createSandbox({ allowUnconfined: false, selfTestMounts: python.mounts });
-  if (!created.ok) throw new Error(created.error.message);
-  bwrap = created.sandbox;
+beforeAll(() => {
+  ({ python, bwrap } = sandbox);
 });
-
-afterAll(async () => {
-  await bwrap?.dispose?.();
-  await resolver.dispose();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `packet-kit-caps-test-${label}-`));
-  scratch.push(dir);
-  return dir;
-}
-
-function spec(command: string, extra: Partial<RunSpec> = {}): RunSpec {
-  return { workdir: tempDir('work'), command, timeoutMs: 20_000, ...python.mounts, ...extra };
-}
 
 /**
  * Starts up to `tries` processes that wait on a FIFO (no CPU, a few pages each), in a child

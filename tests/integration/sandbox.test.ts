@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox-harness.ts';
 import {
   BUBBLEWRAP_WORKSPACE,
   createBubblewrapSandbox,
-  createInterpreterResolver,
   createSandbox,
   createUnconfinedSandbox,
   DEFAULT_HOST_IDS,
@@ -17,45 +17,21 @@ import {
   probeBubblewrap,
   selfTest,
   type PythonInterpreter,
-  type RunSpec,
   type Sandbox,
   type SelfTestReport,
 } from '../../src/sandbox/index.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/sandbox/', import.meta.url));
-const scratch: string[] = [];
-const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
+const sandbox = useSandbox('packet-kit-sandbox-test', 10_000);
+const { tempDir, spec } = sandbox;
 let python: PythonInterpreter;
 let bwrap: Sandbox;
 let bwrapSelfTest: SelfTestReport | null;
 
-beforeAll(async () => {
-  const resolved = await resolver.python();
-  if ('error' in resolved) throw new Error(resolved.error);
-  python = resolved;
-  const created = await createSandbox({ allowUnconfined: false, selfTestMounts: python.mounts });
-  if (!created.ok) throw new Error(created.error.message);
-  bwrap = created.sandbox;
-  bwrapSelfTest = created.selfTest;
+beforeAll(() => {
+  ({ python, bwrap } = sandbox);
+  bwrapSelfTest = sandbox.selfTest;
 });
-
-afterAll(async () => {
-  await bwrap?.dispose?.();
-  await resolver.dispose();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh host directory, removed after the file's tests. */
-function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `packet-kit-sandbox-test-${label}-`));
-  scratch.push(dir);
-  return dir;
-}
-
-/** A spec with a fresh work directory and the real Python on PATH. */
-function spec(command: string, extra: Partial<RunSpec> = {}): RunSpec {
-  return { workdir: tempDir('work'), command, timeoutMs: 10_000, ...python.mounts, ...extra };
-}
 
 function uniqueMarker(): string {
   return `${300 + Math.floor(Math.random() * 100)}.${randomBytes(4).readUInt32BE(0)}`;

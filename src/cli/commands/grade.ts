@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -8,6 +7,7 @@ import { GradeErrors } from '../../errors/grade-catalog.ts';
 import { gradeSubmissions, type GradeObserver } from '../../grade/grade.ts';
 import { loadPacketFiles } from '../../judge/workspace.ts';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
+import { kitVersion } from '../../kit/identity.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
 import { createScratchRoot } from '../../sandbox/scratch.ts';
@@ -18,13 +18,6 @@ import type { CliIo } from '../io.ts';
 import { parsePoolOptions } from '../pool-options.ts';
 
 
-function kitVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(path.join(KIT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
 
 function observer(io: CliIo, format: string): GradeObserver {
   const c = io.isTTY ? pc : pc.createColors(false);
@@ -109,7 +102,7 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
       sandboxKind: environment.sandbox.kind,
       scratchDir: scratch,
       jobs: pool.jobs,
-      kitVersion: kitVersion(),
+      kitVersion: kitVersion(KIT_ROOT),
       date: io.now,
       now: () => performance.now(),
       random: Math.random,

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -7,6 +6,7 @@ import { sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
 import { loadPacketFiles } from '../../judge/workspace.ts';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
+import { kitVersion } from '../../kit/identity.ts';
 import { effectiveBudget, type BudgetLimits } from '../../llm/budget.ts';
 import { createModelClient } from '../../llm/client.ts';
 import { endpointFrom, endpointHost, parseEndpoint } from '../../llm/endpoint.ts';
@@ -39,13 +39,6 @@ function wholeNumber(value: string | undefined, min: number, max = Number.MAX_SA
   return Number.isInteger(n) && n >= min && n <= max ? n : null;
 }
 
-function kitVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(path.join(KIT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
@@ -256,7 +249,7 @@ export async function mutateCommand(args: string[], io: CliIo): Promise<number> 
     }
     const report = result.report;
     const sources = sampleSources(files, sample);
-    await writeMutationReports(outDir, report, { sources, tests: files.expected.all, language: packet.prompt.data.language, kitVersion: kitVersion(), scrub });
+    await writeMutationReports(outDir, report, { sources, tests: files.expected.all, language: packet.prompt.data.language, kitVersion: kitVersion(KIT_ROOT), scrub });
     if (text) say(consoleSummary(report, rel, outDir));
     else io.out(scrub(JSON.stringify(report, null, 2)) + '\n');
     for (const c of report.calls) {
