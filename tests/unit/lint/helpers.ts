@@ -52,12 +52,16 @@ export function fixtureProject(): string {
       const dest = path.join(root, FIXTURES, rule, side);
       const prompt = readFileSync(path.join(ROOT, FIXTURES, rule, side, 'prompt.mdx'), 'utf8');
       const code = { recursive: true, filter: (src: string) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) };
-      // A take-home fixture gets the scaffold's trees, a lab fixture the lab scaffold's (unless it
-      // brings a starter of its own, as the one without a README does); a drill has no code.
-      if (/^kind: lab$/m.test(prompt)) {
-        if (!existsSync(path.join(ROOT, FIXTURES, rule, side, 'starter'))) cpSync(LAB_TEMPLATE_DIR, dest, code);
-      } else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, code);
+      // A take-home fixture gets the scaffold's trees, a lab fixture the lab scaffold's; a drill has no code.
+      if (/^kind: lab$/m.test(prompt)) cpSync(LAB_TEMPLATE_DIR, dest, code);
+      else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, code);
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
+      // A fixture that needs a scaffold file gone (the lab without a README) lists it in `.without`.
+      const without = path.join(dest, '.without');
+      if (existsSync(without)) {
+        for (const rel of readFileSync(without, 'utf8').split('\n').filter(Boolean)) rmSync(path.join(dest, rel));
+        rmSync(without);
+      }
       // The template's replies that the fixture's own failure catalog does not name would be unused (PK130).
       if (existsSync(path.join(dest, 'failures.mdx'))) {
         const named = new Set([...readFileSync(path.join(dest, 'failures.mdx'), 'utf8').matchAll(/reply: replies\/(\S+)/g)].map((m) => m[1]!));
