@@ -16,7 +16,7 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
 import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
-import { buildScorecard, scorecardMarkdown, type Scorecard } from './scorecard.ts';
+import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from './scorecard.ts';
 
 /** Version of `summary.json`. */
 export const SUMMARY_SCHEMA_VERSION = 1;
@@ -183,7 +183,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorec
       sha256: c.submission.sha256,
       graded: c.graded,
       verdict: c.verdict,
-      tests: c.tests && c.tests.ran !== null ? `${c.tests.ran - c.tests.failed - c.tests.errors}/${c.tests.ran} passed` : 'not run',
+      tests: testsInWords(c),
       errors: c.findings.filter((f) => f.severity === 'error').length,
       warnings: c.findings.filter((f) => f.severity === 'warning').length,
       codes: [...new Set(c.findings.map((f) => f.code))],

@@ -144,6 +144,21 @@ export interface Scorecard {
   decision: DecisionSoFar;
 }
 
+/**
+ * The tests of a card in a few words, for the console and the summary: passed against the tests
+ * the kit expected (read from the test files), never against the count the runner printed. When
+ * the judge found the runner's report forged (a canary not reported failed, an exit code that
+ * disagrees, two summaries), its numbers are not evidence and are not repeated.
+ */
+export function testsInWords(card: Pick<Scorecard, 'tests' | 'findings'>): string {
+  const t = card.tests;
+  if (!t || t.ran === null) return 'not run';
+  const forged = [...new Set(card.findings.filter((f) => f.kind === 'tamper').map((f) => f.code))];
+  if (forged.length) return `the runner's report is forged (${forged.join(' ')}): not counted`;
+  const expected = t.expected.visible + t.expected.hidden;
+  return `${Math.max(0, Math.min(t.ran, expected) - t.failed - t.errors)}/${expected} expected passed`;
+}
+
 /** What a card is made from. */
 export interface CardInput {
   packet: Packet;

@@ -135,10 +135,10 @@ describe('packet grade', () => {
   it('summarises the batch in CSV and JSON', async () => {
     const summary = JSON.parse(await readFile(path.join(t.root, 'out/grades/scaffold/summary.json'), 'utf8')) as GradeSummary;
     expect(summary.rows.map((r) => [r.name, r.graded, r.verdict, r.tests, r.codes])).toEqual([
-      ['good', true, 'PASS', '6/6 passed', []],
-      ['old', true, 'PASS', '6/6 passed', ['PK511']],
+      ['good', true, 'PASS', '6/6 expected passed', []],
+      ['old', true, 'PASS', '6/6 expected passed', ['PK511']],
       ['eve', false, 'REFUSED', 'not run', ['PK502']],
-      ['protected', true, 'CAUGHT', '6/6 passed', ['PK424']],
+      ['protected', true, 'CAUGHT', '6/6 expected passed', ['PK424']],
     ]);
     const csv = await readFile(path.join(t.root, 'out/grades/scaffold/summary.csv'), 'utf8');
     expect(csv.split('\n')[0]).toBe('name,sha256,graded,verdict,tests,errors,warnings,codes,auto_points,max_points,decision,scorecard');

@@ -5,6 +5,7 @@ import { diagnose, Errors } from '../../errors/catalog.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
 import { GradeErrors } from '../../errors/grade-catalog.ts';
 import { gradeSubmissions, type GradeObserver } from '../../grade/grade.ts';
+import { testsInWords } from '../../grade/scorecard.ts';
 import { loadPacketFiles } from '../../judge/workspace.ts';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
 import { kitVersion } from '../../kit/identity.ts';
@@ -31,7 +32,7 @@ function observer(io: CliIo, format: string): GradeObserver {
     onCard: (card, done, total) => {
       const v = card.verdict;
       const colour = v === 'PASS' ? c.green : v === 'REFUSED' || v === 'INCONCLUSIVE' ? c.yellow : c.red;
-      const tests = card.tests?.ran != null ? `${card.tests.ran - card.tests.failed - card.tests.errors}/${card.tests.ran} tests` : 'no tests run';
+      const tests = `tests ${testsInWords(card)}`;
       const codes = [...new Set(card.findings.map((f) => f.code))];
       io.out(`[${done}/${total}] ${card.submission.name}: ${colour(v)}, ${tests}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
     },

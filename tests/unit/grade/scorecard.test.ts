@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardRows, decisionSoFar, scorecardMarkdown, buildScorecard, type CardRow } from '../../../src/grade/scorecard.ts';
+import { cardRows, decisionSoFar, scorecardMarkdown, buildScorecard, testsInWords, type CardRow, type Scorecard } from '../../../src/grade/scorecard.ts';
 import type { AutoEvidence } from '../../../src/judge/auto-rows.ts';
 import type { Judgement } from '../../../src/judge/judge.ts';
 
@@ -80,5 +80,30 @@ describe('the scorecard', () => {
     const warned = buildScorecard({ ...input, extra: [{ ...secret, code: 'PK511', kind: 'version', severity: 'warning' }] });
     expect(warned.rows[0]).toMatchObject({ score: 2, evidence: 'only allowed files changed, no forbidden pattern, no runner hook' });
     expect(warned.verdict).toBe('PASS');
+  });
+});
+
+describe('the tests of a card in words (console and summary)', () => {
+  const tests = (ran: number | null, failed = 0, errors = 0): Scorecard['tests'] => ({
+    ran, failed, errors, failing: [], exitCode: 1, timedOut: false, canaries: { planted: 2, failed: 2 },
+    failingVisible: [], failingHidden: [], expected: { visible: 6, hidden: 3 }, description: '',
+  });
+  const tamper = (code: string) => ({ code, name: 'x', kind: 'tamper' as const, severity: 'error' as const, message: 'm', hint: 'h' });
+
+  it('counts against the tests the kit expected, never the runner\'s own count', () => {
+    expect(testsInWords({ tests: tests(9), findings: [] })).toBe('9/9 expected passed');
+    expect(testsInWords({ tests: tests(9, 2, 1), findings: [] })).toBe('6/9 expected passed');
+    // A runner that claims more tests than the files hold gets no credit for them.
+    expect(testsInWords({ tests: tests(40), findings: [] })).toBe('9/9 expected passed');
+    expect(testsInWords({ tests: tests(4), findings: [] })).toBe('4/9 expected passed');
+  });
+
+  it('does not repeat the numbers of a forged report, and says why', () => {
+    expect(testsInWords({ tests: tests(9), findings: [tamper('PK420'), tamper('PK421'), tamper('PK420')] })).toBe("the runner's report is forged (PK420 PK421): not counted");
+  });
+
+  it('says when nothing ran', () => {
+    expect(testsInWords({ tests: null, findings: [] })).toBe('not run');
+    expect(testsInWords({ tests: tests(null), findings: [] })).toBe('not run');
   });
 });
