@@ -87,7 +87,8 @@ describe('packet grade', () => {
   it('grades the batch and exits 1 because one submission could not be graded', () => {
     expect(exitCode).toBe(1);
     expect(stdout).toMatch(/grading 4 submissions/);
-    expect(stdout).toMatch(/eve: REFUSED, no tests run, PK502/);
+    expect(stdout).toMatch(/eve: REFUSED, tests not run, PK502/);
+    expect(stdout).toMatch(/good: PASS, tests 6\/6 expected passed; auto 3, pending/);
     expect(stdout).toMatch(/summary: out\/grades\/scaffold\/summary\.csv/);
   });
 
