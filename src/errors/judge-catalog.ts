@@ -191,6 +191,67 @@ export const JudgeFindings = {
     message: ({ pattern, reason }) => `The workspace.forbid pattern /${pattern}/ is not a valid regular expression (${reason}), so the contract cannot be checked, and the run is not green.`,
     hint: () => 'Fix the pattern in prompt.mdx; `npx packet check` reports it at its line.',
   }),
+  RecordBroken: entry<{ reason: string }>({
+    code: 'PK433',
+    name: 'RecordBroken',
+    title: 'Tampered: the harness\'s record is broken',
+    severity: 'error',
+    message: ({ reason }) =>
+      `The kit's test harness writes each test's outcome on a private pipe, every line sealed with a key made for this run. Here ${reason}, so the outcomes cannot be trusted and no result of this run counts.`,
+    hint: () => 'Look for code under test that exits the process early (os._exit, a signal to itself), closes or writes to descriptors it did not open, or floods the harness with output.',
+  }),
+  MachineryTampered: entry<{ where: string; problems: string[] }>({
+    code: 'PK434',
+    name: 'MachineryTampered',
+    title: 'Tampered: the test machinery was changed',
+    severity: 'error',
+    message: ({ where, problems }) =>
+      `The harness compares the test machinery (unittest's classes and functions, builtins, import hooks, tracers) with the one it captured at start; ${where} it found: ${list(problems, 4)}. The harness decides outcomes with its own copies, and the change itself is evidence of tampering.`,
+    hint: () => 'Code under test has no business with the test runner: remove the patch of unittest, builtins or sys that the finding names.',
+  }),
+  IntrospectionRefused: entry<{ event: string; file: string; line: number; detail: string }>({
+    code: 'PK435',
+    name: 'IntrospectionRefused',
+    title: 'Tampered: code under test reached for the running tests',
+    severity: 'error',
+    message: ({ event, file, line, detail }) =>
+      `At ${file}:${line} the code under test asked for ${event} (${detail}). The harness's audit hook, installed before any candidate code was imported, refused it: frames, gc, tracers, ctypes, code objects and process memory lead to the tests that judge the code.`,
+    hint: () => 'Compute the answer from the inputs; never read the caller\'s frame, the garbage collector or the process\'s memory.',
+  }),
+  PrimitiveUsed: entry<{ file: string; line: number; primitive: string; detail: string }>({
+    code: 'PK436',
+    name: 'PrimitiveUsed',
+    title: 'Tampered: a test-machinery or introspection primitive in candidate code',
+    severity: 'error',
+    message: ({ file, line, primitive, detail }) =>
+      `The static screen, run on the candidate's files before any of them is imported, found ${primitive} at ${file}:${line}: ${detail}. Candidate code needs such a primitive only to reach the tests that judge it.`,
+    hint: ({ primitive }) => `Remove it; if the packet truly needs ${primitive}, allow it in prompt.mdx under workspace.allowPrimitives with a reason.`,
+  }),
+  CodingCookie: entry<{ file: string; line: number; detail: string }>({
+    code: 'PK437',
+    name: 'CodingCookie',
+    title: 'Tampered: a source encoding other than UTF-8',
+    severity: 'error',
+    message: ({ file, line, detail }) =>
+      `${file}:${line} declares a source encoding other than UTF-8 (${detail}). Python decodes the file that way, so what a reader and a pattern see is not what runs.`,
+    hint: () => 'Save the file as UTF-8 and drop the coding line.',
+  }),
+  ForeignTest: entry<{ id: string; problem: string }>({
+    code: 'PK438',
+    name: 'ForeignTest',
+    title: 'Tampered: a test runs code from outside the packet\'s tests',
+    severity: 'error',
+    message: ({ id, problem }) => `The test ${id} ${problem}. The harness runs only test methods written in the packet's test files, so this one counts as failed and as tampering.`,
+    hint: () => 'Look for code under test that wraps or replaces test methods (a __build_class__ hook, a metaclass, a decorator).',
+  }),
+  OutputTruncated: entry<{ bytes: number }>({
+    code: 'PK439',
+    name: 'OutputTruncated',
+    title: 'The run\'s output was cut',
+    severity: 'error',
+    message: ({ bytes }) => `The run printed more than the ${bytes} bytes kept per stream, so the output is cut: nothing read from it (the output signals) saw all of it, and a cut stream is never read as a whole report.`,
+    hint: () => 'Remove the flood of prints or logging from the code under test; the tests\' outcomes come from the harness, but the output signals need the whole output.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;
 
 /**

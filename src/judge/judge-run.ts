@@ -3,9 +3,11 @@
  * the sandbox with the protected paths read-only, re-check the protected files, and hand the
  * evidence to the pure judge. The only part of the judge that touches the sandbox and the disk.
  */
+import { changesOf } from './contract.ts';
+import { runHarness } from './harness/run.ts';
 import { judge, type Evidence, type JudgeRules, type Judgement } from './judge.ts';
 import { runTests, tail, type TestRunner } from './run-tests.ts';
-import { prepareWorkspace, protectedAfterRun, type PacketFiles, type Submission } from './workspace.ts';
+import { prepareWorkspace, protectedAfterRun, type PacketFiles, type PreparedWorkspace, type Submission } from './workspace.ts';
 
 /** A judged run: the judgement and the evidence it came from. */
 export interface JudgedRun {
@@ -41,10 +43,10 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgedRun | { reject
   const schedule = o.schedule ?? (<T>(fn: () => Promise<T>) => fn());
   return schedule(async () => {
     const t0 = o.now();
-    const ws = await prepareWorkspace(o.files, o.submission, { withHidden: o.withHidden, canaries: true, parentDir: o.scratchDir, random: o.random });
+    const ws = await prepareWorkspace(o.files, o.submission, { withHidden: o.withHidden, canaries: true, parentDir: o.scratchDir, random: o.random, harness: true });
     if ('rejected' in ws) return ws;
     try {
-      const run = await runTests(o.runner, ws.dir, o.files.packet.prompt.data.test, ws.readOnly);
+      const { run, record } = await runJudged(o.files, ws, o.runner);
       const protectedAfter = run.error ? [] : await protectedAfterRun(ws);
       const evidence: Evidence = {
         starter: o.files.candidateStarter,
@@ -56,12 +58,33 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgedRun | { reject
         testFiles: ws.testFiles,
         canaries: ws.canaries.map((c) => ({ id: c.id, file: c.file })),
         run,
+        ...(record ? { record } : {}),
       };
       return { judgement: judge(o.rules ?? o.files.rules, evidence), evidence, outputTail: tail(withoutCanaries(run.output, ws.canaries.map((c) => c.id))), durationMs: o.now() - t0 };
     } finally {
       await ws.dispose();
     }
   });
+}
+
+/** Run the tests of a laid-out workspace: through the kit's harness whenever the kit knows the runner. */
+async function runJudged(files: PacketFiles, ws: PreparedWorkspace, runner: TestRunner): Promise<Pick<Evidence, 'run' | 'record'>> {
+  const command = files.packet.prompt.data.test;
+  if (!files.style) return { run: await runTests(runner, ws.dir, command, ws.readOnly) };
+  const workspace = files.packet.prompt.data.workspace as { allowPrimitives?: { primitive: string }[] };
+  return runHarness(
+    runner,
+    ws.dir,
+    {
+      style: files.style,
+      command,
+      tests: [...ws.testSources].map(([file, source]) => ({ file, source })),
+      trusted: [...new Set([...files.starter.keys()].filter((f) => files.isGuarded(f)).concat([...files.hidden.keys()]))],
+      screen: changesOf(files.candidateStarter, ws.before).changed.filter((f) => f.endsWith('.py') && typeof ws.before.get(f) === 'string'),
+      allow: (workspace.allowPrimitives ?? []).map((a) => a.primitive),
+    },
+    ws.readOnly,
+  );
 }
 
 /** The run's output with the canaries' failure blocks taken out, for people and models to read. */

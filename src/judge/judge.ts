@@ -19,7 +19,8 @@ import { capFix } from '../sandbox/caps.ts';
 import type { SandboxCap } from '../sandbox/types.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import type { Canary } from './canaries.ts';
-import { changesOf, contractFindings, type ContractRules } from './contract.ts';
+import { changesOf, compileForbid, contractFindings, type ContractRules } from './contract.ts';
+import type { HarnessRecord } from './harness/record.ts';
 import { finding, type Finding, type FindingKind } from './findings.ts';
 import { checkReceipts, type ReceiptRules } from './receipts.ts';
 import { findSignal } from './signals.ts';
@@ -51,6 +52,8 @@ export interface RunEvidence {
   outputFlooded: boolean;
   /** stdout then stderr, capped. */
   output: string;
+  /** A stream went past its cap and was cut. */
+  outputTruncated?: boolean;
   durationMs: number;
   /** The time limit the run had, in ms. */
   timeoutMs: number;
@@ -84,6 +87,12 @@ export interface Evidence {
   /** The canaries planted for this run. */
   canaries: readonly Pick<Canary, 'id' | 'file'>[];
   run: RunEvidence;
+  /**
+   * The trusted harness's sealed record of the run: when present, the only source of the tests'
+   * outcomes (the output is not read for them). Missing only for a run the kit could not put
+   * under its harness (a test command it cannot read), which is never green anyway.
+   */
+  record?: HarnessRecord;
 }
 
 /** A failure signal that matched. */
@@ -147,7 +156,7 @@ interface TestAnalysis {
 }
 
 /** The test part of the evidence: summary, canaries, exit code, counts, failures. */
-export function analyseTests(e: Pick<Evidence, 'expected' | 'expectedProblem' | 'testFiles' | 'canaries' | 'run'>): TestAnalysis {
+export function analyseTests(e: Pick<Evidence, 'expected' | 'expectedProblem' | 'testFiles' | 'canaries' | 'run' | 'record'>): TestAnalysis {
   const { run } = e;
   // A cap hit is the code's doing, not the infrastructure's: red, never INCONCLUSIVE.
   const cap = run.capHit ? finding('run', Errors.SandboxCapHit, { detail: run.capDetail ?? run.capHit, fix: capFix(run.capHit as SandboxCap) }) : null;
@@ -155,9 +164,10 @@ export function analyseTests(e: Pick<Evidence, 'expected' | 'expectedProblem' | 
     const counts: TestCounts = { ran: null, failed: 0, errors: 0, failing: [], exitCode: run.exitCode, timedOut: run.timedOut, canaries: { planted: e.canaries.length, failed: 0 } };
     return { findings: [cap ?? finding('infra', JudgeFindings.SandboxRunFailed, { reason: run.error })], summary: noSummary(), failing: { visible: [], hidden: [] }, counts };
   }
-  const summary = parseTestSummary(run.output);
+  const summary = e.record ? summaryFromRecord(e.record) : parseTestSummary(run.output);
   const findings: Finding[] = [];
   if (cap) findings.push(cap);
+  if (e.record) findings.push(...recordFindings(e.record, run));
   if (e.expectedProblem || e.expected.length === 0) {
     findings.push(finding('run', JudgeFindings.NoExpectedTests, { reason: e.expectedProblem ?? 'the test files define no test' }));
   }
@@ -207,7 +217,10 @@ export function analyseTests(e: Pick<Evidence, 'expected' | 'expectedProblem' | 
       findings.push(finding('tamper', JudgeFindings.ExitDisagrees, { exitCode: run.exitCode }));
     }
     const due = e.expected.filter((t) => !crashedFiles.has(t.file)).length + owed.length;
-    if (summary.ran! < due) {
+    const unrun = e.record ? notRecorded(e.record, e.expected.filter((t) => !crashedFiles.has(t.file)), e.testFiles) : [];
+    if (unrun.length) {
+      findings.push(finding('run', JudgeFindings.TestsMissing, { expected: due, ran: summary.ran, detail: `the harness never ran ${unrun.slice(0, 6).join(', ')}${unrun.length > 6 ? ` and ${unrun.length - 6} more` : ''}` }));
+    } else if (summary.ran! < due) {
       const files = [...new Set(e.expected.map((t) => t.file))].filter((f) => !crashedFiles.has(f));
       findings.push(finding('run', JudgeFindings.TestsMissing, { expected: due, ran: summary.ran, detail: `the test files ${files.join(', ')}` }));
     }
@@ -228,6 +241,85 @@ export function analyseTests(e: Pick<Evidence, 'expected' | 'expectedProblem' | 
     canaries: { planted: e.canaries.length, failed: canaryCount },
   };
   return { findings, summary, failing: { visible: visible.sort(), hidden: hidden.sort() }, counts };
+}
+
+/**
+ * The tests' outcomes as the harness recorded them, in the shape the judge reads: every test
+ * once (a test with failing subTests is one failed test), failing ids in the runner's form, a
+ * test module that did not import named the way unittest names it.
+ */
+export function summaryFromRecord(record: HarnessRecord): TestSummary {
+  const counted = record.tests.filter((t) => t.outcome !== 'skipped');
+  const failing = new Set<string>();
+  for (const t of record.tests) if (t.outcome === 'failed' || t.outcome === 'error' || t.outcome === 'unexpected-success') failing.add(t.id);
+  const broken = record.modules.filter((m) => !m.ok);
+  for (const m of broken) failing.add(`unittest.loader._FailedTest.${m.module}`);
+  const summary: TestSummary = {
+    runner: record.tests.some((t) => t.id.includes('::')) ? 'pytest' : 'unittest',
+    ran: record.complete || record.tests.length ? counted.length + broken.length : null,
+    failed: record.tests.filter((t) => t.outcome === 'failed').length,
+    errors: record.tests.filter((t) => t.outcome === 'error').length + broken.length,
+    skipped: record.tests.filter((t) => t.outcome === 'skipped').length,
+    expectedFailures: record.tests.filter((t) => t.outcome === 'expected-failure').length,
+    unexpectedSuccesses: record.tests.filter((t) => t.outcome === 'unexpected-success').length,
+    failing: [...failing].sort(),
+    summaries: 1,
+  };
+  if (broken.length) summary.crash = `the test module ${broken.map((m) => m.module).join(', ')} failed to import (a syntax or import error, not a test failure): ${broken[0]!.error?.split('\n').filter(Boolean).at(-1) ?? ''}`;
+  else if (!record.complete && record.tests.length === 0) summary.crash = 'the harness recorded no test; the test process probably died';
+  return summary;
+}
+
+/** Expected tests the record holds no outcome for (canonical ids). */
+function notRecorded(record: HarnessRecord, expected: readonly ExpectedTest[], testFiles: readonly string[]): string[] {
+  const seen = new Set(record.tests.map((t) => canonicalTestId(t.id, testFiles) ?? t.id));
+  return expected.filter((t) => !seen.has(t.id)).map((t) => t.id);
+}
+
+/** The record's own evidence: a broken record, a changed machinery, refused introspection, foreign tests, a cut output. */
+export function recordFindings(record: HarnessRecord, run: RunEvidence): Finding[] {
+  const out: Finding[] = [];
+  const killed = run.timedOut || run.outputFlooded || Boolean(run.capHit);
+  if (record.problems.length && !killed) out.push(finding('tamper', JudgeFindings.RecordBroken, { reason: record.problems.join('; ') }));
+  const integrity = new Map<string, string[]>();
+  for (const i of record.integrity) for (const p of i.problems) if (!integrity.has(p)) integrity.set(p, [i.where]);
+  if (integrity.size) out.push(finding('tamper', JudgeFindings.MachineryTampered, { where: record.integrity[0]!.where, problems: [...integrity.keys()] }));
+  const seen = new Set<string>();
+  for (const a of record.audit) {
+    const key = `${a.event}@${a.file}:${a.line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(finding('tamper', JudgeFindings.IntrospectionRefused, { event: a.event, file: a.file, line: a.line, detail: a.detail }, { file: a.file, line: a.line }));
+  }
+  for (const t of record.tests) if (t.foreign) out.push(finding('tamper', JudgeFindings.ForeignTest, { id: t.id, problem: t.message.replace(/^the test /, '') }));
+  if (record.screen) {
+    for (const f of record.screen.findings) {
+      if (f.primitive === 'coding-cookie') out.push(finding('tamper', JudgeFindings.CodingCookie, { file: f.file, line: f.line, detail: f.detail }, { file: f.file, line: f.line }));
+      else out.push(finding('tamper', JudgeFindings.PrimitiveUsed, { file: f.file, line: f.line, primitive: f.primitive, detail: f.detail }, { file: f.file, line: f.line }));
+    }
+  }
+  if (run.outputTruncated && !run.outputFlooded) out.push(finding('run', JudgeFindings.OutputTruncated, { bytes: 64 * 1024 }));
+  return out;
+}
+
+/**
+ * `workspace.forbid` over the token stream the screen saw (strings joined, `getattr(x, "a")` read
+ * as `x.a`, the file decoded as Python decodes it): a pattern that the raw text dodged by spacing,
+ * split strings or an encoding still matches here. One finding per file and pattern, as for the raw text.
+ */
+export function forbidOverTokens(rules: ContractRules, record: HarnessRecord | undefined, already: readonly Finding[]): Finding[] {
+  if (!record?.screen) return [];
+  const { compiled } = compileForbid(rules);
+  const out: Finding[] = [];
+  for (const [file, rows] of Object.entries(record.screen.normalized)) {
+    for (const rule of compiled) {
+      if (already.some((f) => f.code === JudgeFindings.ForbiddenPattern.code && f.file === file && f.message.includes(rule.pattern))) continue;
+      const row = rows.find(([, text]) => rule.re.test(text));
+      if (!row) continue;
+      out.push(finding('contract', JudgeFindings.ForbiddenPattern, { file, line: row[0], reason: rule.reason, pattern: rule.pattern }, { file, line: row[0] }));
+    }
+  }
+  return out;
 }
 
 /** The run in words: "8 ran, 2 failed (exit 1)". */
@@ -275,6 +367,16 @@ export function staticFindings(rules: JudgeRules, e: StaticEvidence, output?: st
   return { findings, signals };
 }
 
+/** Python loads compiled modules (`.pyc`, extension modules) without their source: the screen cannot read them. */
+function compiledCode(before: Evidence['before'], starter: Evidence['starter']): Finding[] {
+  const out: Finding[] = [];
+  for (const [file, entry] of before) {
+    if (!/\.(?:pyc|pyo|so|pyd)$/.test(file) || starter.get(file) === entry) continue;
+    out.push(finding('tamper', JudgeFindings.PrimitiveUsed, { file, line: 1, primitive: 'compiled-code', detail: 'a compiled module that Python imports without its source, out of the screen\'s sight' }, { file, line: 1 }));
+  }
+  return out;
+}
+
 /** Judge one workspace. Pure. */
 export function judge(rules: JudgeRules, e: Evidence): Judgement {
   const tests = analyseTests(e);
@@ -282,6 +384,8 @@ export function judge(rules: JudgeRules, e: Evidence): Judgement {
   for (const p of e.protectedAfter) findings.push(finding('tamper', JudgeFindings.ProtectedChangedDuringRun, p, { file: p.file }));
   const statics = staticFindings(rules, e, e.run.error ? undefined : e.run.output);
   findings.push(...statics.findings);
+  findings.push(...forbidOverTokens(rules.contract, e.record, statics.findings));
+  findings.push(...compiledCode(e.before, e.starter));
   const kinds = new Set(findings.map((f) => f.kind));
   const trusted = ![...RUN_KINDS].some((k) => kinds.has(k));
   return {

@@ -177,6 +177,8 @@ export interface PreparedWorkspace {
   expected: readonly ExpectedTest[];
   testFiles: readonly string[];
   canaries: Canary[];
+  /** Test modules handed to the harness (see `WorkspacePlan.testSources`). */
+  testSources: ReadonlyMap<string, string>;
   dispose(): Promise<void>;
 }
 
@@ -190,6 +192,8 @@ export interface LayoutOptions {
   parentDir: string;
   /** [0, 1), for canary names and values. */
   random: () => number;
+  /** The run is the kit's harness: unittest test modules are handed to it, not laid on the disk. */
+  harness?: boolean;
 }
 
 /** A workspace as planned, before anything is written: what the judge reads and what goes where. */
@@ -199,8 +203,16 @@ export interface WorkspacePlan {
   protectedEdits: ProtectedEdit[];
   /** The candidate's files to write (refused entries are not written). */
   writable: Map<string, Buffer>;
-  /** The protected files and hidden tests, from the packet, canaries appended. */
+  /**
+   * What goes on the disk from the packet: the protected files, and the held-out files that are
+   * not test modules (for pytest, the test modules too, canaries appended).
+   */
   guarded: Map<string, Buffer>;
+  /**
+   * unittest: every test module the harness loads, from the packet, canaries appended; none of it
+   * is on the disk, so code under test cannot read the held-out tests or the canaries.
+   */
+  testSources: Map<string, string>;
   expected: readonly ExpectedTest[];
   testFiles: readonly string[];
   canaries: Canary[];
@@ -233,6 +245,8 @@ export function planWorkspace(pf: PacketFiles, submission: Submission, o: Omit<L
   const guarded = new Map<string, Buffer>();
   for (const [f, b] of pf.starter) if (pf.isGuarded(f)) guarded.set(f, b);
   if (o.withHidden) for (const [f, b] of pf.hidden) guarded.set(f, b);
+  // With the harness (unittest), test modules come to it from memory; held-out ones stay off the disk.
+  const inMemory = o.harness === true && pf.style === 'unittest';
   const writable = new Map<string, Buffer>();
   for (const [f, c] of candidate) if (Buffer.isBuffer(c)) writable.set(f, c);
   const conflict = layoutConflict([...writable.keys(), ...guarded.keys()]);
@@ -241,14 +255,22 @@ export function planWorkspace(pf: PacketFiles, submission: Submission, o: Omit<L
   const expected = o.withHidden ? pf.expected.all : pf.expected.visible;
   const testFiles = o.withHidden ? pf.testFiles.all : pf.testFiles.visible;
   const canaries: Canary[] = [];
-  if (o.canaries && pf.style) {
-    for (const f of testFiles) {
+  const testSources = new Map<string, string>();
+  const withTestsSet = new Set(testFiles);
+  const modules = pf.style ? [...guarded.keys()].filter((f) => isTestFile(f, pf.style!)).sort() : [];
+  for (const f of modules) {
+    let text = guarded.get(f)!.toString('utf8');
+    if (o.canaries && pf.style && withTestsSet.has(f)) {
       const c = makeCanary(f, pf.style, pf.hasTestCase.has(f), o.random, pf.names.get(f));
       canaries.push(c);
-      guarded.set(f, Buffer.from(withCanary(guarded.get(f)!.toString('utf8'), c), 'utf8'));
+      text = withCanary(text, c);
     }
+    if (inMemory) {
+      testSources.set(f, text);
+      if (pf.hidden.has(f) && !pf.starter.has(f)) guarded.delete(f);
+    } else if (text !== guarded.get(f)!.toString('utf8')) guarded.set(f, Buffer.from(text, 'utf8'));
   }
-  return { before, protectedEdits, writable, guarded, expected, testFiles, canaries };
+  return { before, protectedEdits, writable, guarded, testSources, expected, testFiles, canaries };
 }
 
 /** Lay out a workspace, or say why the submission cannot be laid out. */
@@ -279,6 +301,7 @@ export async function prepareWorkspace(pf: PacketFiles, submission: Submission, 
     expected: plan.expected,
     testFiles: plan.testFiles,
     canaries: plan.canaries,
+    testSources: plan.testSources,
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -5,7 +5,7 @@ import { describeCap, findCapHit, parseMountReport } from './caps.ts';
 import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
 import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
 import { CAPPED_MOUNTS, limitsWrapperScript, REPORT_FD } from './limits.ts';
-import { checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment, type CheckedRunSpec } from './run-spec.ts';
+import { channelFds, channelRecord, checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment, type CheckedRunSpec } from './run-spec.ts';
 import { runSupervised, type ExtraFd } from './supervised-process.ts';
 import type { RunResult, RunSpec, Sandbox } from './types.ts';
 import { planWorkspaceCopy } from './workspace-copy.ts';
@@ -144,7 +144,8 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
             capDetail: `the work directory alone (${mib} MiB) is larger than the workspace (${BUBBLEWRAP_WORKSPACE}, ${checked.limits.workspaceMb} MiB)`,
           };
         }
-        const args = bubblewrapArgs(checked, options, { etc: etcPlan.args, workspace: copy.args });
+        const channels = channelFds(checked.channels, FIRST_DATA_FD + etcPlan.data.length + etcPlan.fds.length + copy.fds.length);
+        const args = bubblewrapArgs({ ...checked, env: { ...checked.env, ...channels.env } }, options, { etc: etcPlan.args, workspace: copy.args });
         if (typeof args === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, args);
 
         // Who starts bwrap: this process's user; or, as root, the unprivileged host ids, directly,
@@ -172,6 +173,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           'collect',
           ...etcPlan.data.map((data) => ({ data })),
           ...[...etcPlan.fds, ...copy.fds].map((fd) => ({ fd })),
+          ...channels.extra,
         ];
         const outcome = await runSupervised({
           file,
@@ -185,8 +187,8 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           ...(ids ? { ids } : {}),
           now,
         });
-        const { collected, spawnError, ...rest } = outcome;
-        const result: RunResult = { kind: 'bubblewrap', cwd: BUBBLEWRAP_WORKSPACE, ...rest };
+        const { collected, collectedTruncated, spawnError, ...rest } = outcome;
+        const result: RunResult = { kind: 'bubblewrap', cwd: BUBBLEWRAP_WORKSPACE, ...rest, ...channelRecord(checked.channels, collected, collectedTruncated) };
         if (spawnError !== null) return { ...result, error: `could not start ${file}: ${spawnError}` };
         // bwrap writes {"exit-code": N} to the status fd once the command has run; without it,
         // and without a kill of ours, bwrap itself failed to set the sandbox up.

@@ -1,7 +1,8 @@
 import { lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { resolveLimits } from './limits.ts';
-import type { ResourceLimits, RunResult, RunSpec, SandboxKind } from './types.ts';
+import type { ExtraFd } from './supervised-process.ts';
+import type { HarnessChannels, ResourceLimits, RunResult, RunSpec, SandboxKind } from './types.ts';
 
 /** Default wall-clock limit of a run. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -34,6 +35,8 @@ export interface CheckedRunSpec {
   readOnlyInWorkdir: readonly string[];
   /** Show the host's CA certificates. */
   certificates: boolean;
+  /** Private pipes for the kit's harness, when asked for. */
+  channels?: HarnessChannels;
 }
 
 /** Node fires longer timers at once, so they are refused. */
@@ -88,7 +91,23 @@ export function checkRunSpec(spec: RunSpec): CheckedRunSpec | string {
     readOnlyPaths,
     readOnlyInWorkdir,
     certificates: spec.certificates === true,
+    ...(spec.channels ? { channels: spec.channels } : {}),
   };
+}
+
+/** The extra descriptors for `channels`, from `firstFd` on, and the variable that names them. */
+export function channelFds(channels: HarnessChannels | undefined, firstFd: number): { extra: ExtraFd[]; env: Record<string, string> } {
+  if (!channels) return { extra: [], env: {} };
+  const extra: ExtraFd[] = [...channels.inputs.map((data) => ({ data })), { collect: channels.recordLimitBytes }];
+  const numbers = extra.map((_, i) => firstFd + i);
+  return { extra, env: { PACKET_KIT_FDS: numbers.join(',') } };
+}
+
+/** The record of a run with `channels`, from what the supervisor collected on the last channel descriptor. */
+export function channelRecord(channels: HarnessChannels | undefined, collected: readonly string[], truncated: readonly boolean[]): Pick<RunResult, 'record' | 'recordTruncated'> {
+  if (!channels) return {};
+  const last = collected.length - 1;
+  return { record: collected[last] ?? '', recordTruncated: truncated[last] ?? false };
 }
 
 /** Why `rel` cannot be bound read-only inside `workdir`, or null. */

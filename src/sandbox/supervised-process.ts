@@ -19,8 +19,9 @@ export interface SupervisedSpawn {
   floodLimitBytes: number;
   /**
    * Descriptors for the child from fd 3 on, in order: `collect` opens a pipe and keeps what the
-   * child writes to it (at most 64 KiB); `{ fd }` hands over an open host descriptor; `{ data }`
-   * opens a pipe, writes the text and closes it (the child reads it to its end).
+   * child writes to it (at most 64 KiB; `{ collect: bytes }` sets another cap); `{ fd }` hands over
+   * an open host descriptor; `{ data }` opens a pipe, writes the text or bytes and closes it (the
+   * child reads it to its end).
    */
   extraFds?: readonly ExtraFd[];
   /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
@@ -30,7 +31,7 @@ export interface SupervisedSpawn {
 }
 
 /** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
-export type ExtraFd = 'collect' | { fd: number } | { data: string };
+export type ExtraFd = 'collect' | { collect: number } | { fd: number } | { data: string | Buffer };
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
@@ -54,6 +55,8 @@ export interface SupervisedOutcome {
   durationMs: number;
   /** What the child wrote to each `collect` descriptor, by its index in `extraFds` (others: empty). */
   collected: string[];
+  /** Each `collect` descriptor went past its cap (the rest was dropped), by index. */
+  collectedTruncated: boolean[];
   /** The process could not be started. */
   spawnError: string | null;
 }
@@ -115,12 +118,20 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     watch(child.stderr, stderr);
     const extra = options.extraFds ?? [];
     const collected: Buffer[][] = extra.map(() => []);
+    const kept: number[] = extra.map(() => 0);
+    const cut: boolean[] = extra.map(() => false);
     extra.forEach((x, i) => {
-      const stream = child.stdio[3 + i] as (Readable & { end?: (text: string) => void }) | null | undefined;
+      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Buffer) => void }) | null | undefined;
       stream?.on('error', () => {});
-      if (x === 'collect') {
+      if (x === 'collect' || 'collect' in x) {
+        const limit = x === 'collect' ? 64 * 1024 : x.collect;
         stream?.on('data', (chunk: Buffer) => {
-          if (collected[i]!.reduce((n, b) => n + b.length, 0) < 64 * 1024) collected[i]!.push(chunk);
+          const room = limit - kept[i]!;
+          if (chunk.length > room) cut[i] = true;
+          if (room <= 0) return;
+          const piece = chunk.length <= room ? chunk : chunk.subarray(0, room);
+          collected[i]!.push(piece);
+          kept[i]! += piece.length;
         });
       } else if ('data' in x) {
         stream?.end?.(x.data);
@@ -149,6 +160,7 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
         stderrTruncated: stderr.truncated,
         durationMs: Math.max(0, options.now() - started),
         collected: collected.map((chunks) => Buffer.concat(chunks).toString('utf8')),
+        collectedTruncated: cut,
         spawnError,
       });
     };
@@ -179,6 +191,7 @@ function notStarted(error: unknown, durationMs: number): SupervisedOutcome {
     stderrTruncated: false,
     durationMs,
     collected: [],
+    collectedTruncated: [],
     spawnError: error instanceof Error ? error.message : String(error),
   };
 }

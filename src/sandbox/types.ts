@@ -109,6 +109,21 @@ export interface RunSpec {
    * code that builds TLS contexts. Off by default: `/etc` holds only what interpreters need.
    */
   certificates?: boolean;
+  /**
+   * Private pipes for a program of the kit's own inside the run (the trusted test harness): each
+   * of `inputs` is written to a pipe the command reads to its end, and one more pipe is opened for
+   * the command to write its record on, kept up to `recordLimitBytes`. Their descriptor numbers
+   * are handed over in the variable `PACKET_KIT_FDS` (the inputs', then the record's, comma
+   * separated). Nothing else of the run can see what the inputs held once they are read.
+   */
+  channels?: HarnessChannels;
+}
+
+/** See `RunSpec.channels`. */
+export interface HarnessChannels {
+  inputs: readonly Buffer[];
+  /** Bytes of the record kept; past it the record is cut and `recordTruncated` set. */
+  recordLimitBytes: number;
 }
 
 /** What happened. Every field is present whatever the outcome. */
@@ -152,6 +167,10 @@ export interface RunResult {
   capHit?: SandboxCap;
   /** `capHit` in a sentence that names the cap and its value, e.g. "the workspace (/workspace, 8 MiB) is full". */
   capDetail?: string;
+  /** With `channels`: what the command wrote on its record pipe (UTF-8). */
+  record?: string;
+  /** With `channels`: the record went past `recordLimitBytes` and was cut. */
+  recordTruncated?: boolean;
 }
 
 /** Runs commands in isolation. Create one with `createSandbox`. */

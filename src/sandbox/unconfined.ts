@@ -1,6 +1,6 @@
 import { describeCap, findCapHit } from './caps.ts';
 import { limitsWrapperScript } from './limits.ts';
-import { checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment } from './run-spec.ts';
+import { channelFds, channelRecord, checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment } from './run-spec.ts';
 import { runSupervised } from './supervised-process.ts';
 import type { RunResult, RunSpec, Sandbox } from './types.ts';
 
@@ -28,18 +28,20 @@ export function createUnconfinedSandbox(options: UnconfinedOptions = {}): Sandbo
     async run(spec: RunSpec): Promise<RunResult> {
       const checked = checkRunSpec(spec);
       if (typeof checked === 'string') return notRun('unconfined', spec.workdir, checked);
+      const channels = channelFds(checked.channels, 3);
       const outcome = await runSupervised({
         file: '/bin/sh',
         args: ['-c', limitsWrapperScript(checked.limits), 'packet-kit-sandbox', checked.command],
-        env: sandboxEnvironment(checked, checked.workdir),
+        env: { ...sandboxEnvironment(checked, checked.workdir), ...channels.env },
+        extraFds: channels.extra,
         cwd: checked.workdir,
         timeoutMs: checked.timeoutMs,
         outputLimitBytes: checked.outputLimitBytes,
         floodLimitBytes: checked.outputLimitBytes * OUTPUT_FLOOD_FACTOR,
         now,
       });
-      const { collected: _collected, spawnError, ...rest } = outcome;
-      const result: RunResult = { kind: 'unconfined', cwd: checked.workdir, ...rest };
+      const { collected, collectedTruncated, spawnError, ...rest } = outcome;
+      const result: RunResult = { kind: 'unconfined', cwd: checked.workdir, ...rest, ...channelRecord(checked.channels, collected, collectedTruncated) };
       if (spawnError !== null) return { ...result, error: `could not start /bin/sh: ${spawnError}` };
       const cap = findCapHit(result, []);
       return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;

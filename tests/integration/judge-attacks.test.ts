@@ -93,7 +93,8 @@ describe('the judge against forged answers, in the sandbox', () => {
     const r = await judged({ 'src/duration.py': `${garbage}\n${forge}`, 'NOTES.md': NOTES });
     expect(r.judgement.verdict).toBe('CAUGHT');
     expect(r.judgement.tampered).toBe(true);
-    expect(codes(r)).toContain('PK420');
+    // The harness runs the tests itself and finds TestCase.run replaced; the real failures stay failures.
+    expect(codes(r)).toEqual(expect.arrayContaining(['PK434', 'PK415']));
   });
 
   it('catches a printed "Ran 6 tests ... OK" and os._exit(0) at import', async () => {
@@ -101,7 +102,8 @@ describe('the judge against forged answers, in the sandbox', () => {
     const r = await judged({ 'src/duration.py': `${garbage}\n${forge}`, 'NOTES.md': NOTES });
     expect(r.judgement.verdict).toBe('CAUGHT');
     expect(r.judgement.tampered).toBe(true);
-    expect(codes(r)).toContain('PK420');
+    // The printed summary is not read; the harness's record ends before any test ran.
+    expect(codes(r)).toContain('PK433');
     expect(r.evidence.run.exitCode).toBe(0);
   });
 
@@ -109,7 +111,8 @@ describe('the judge against forged answers, in the sandbox', () => {
     const forge = 'import atexit, os, sys\ndef _fake():\n    sys.stderr.write("\\nRan 6 tests in 0.001s\\n\\nOK\\n")\n    sys.stderr.flush()\n    os._exit(0)\natexit.register(_fake)\n';
     const r = await judged({ 'src/duration.py': `${garbage}\n${forge}`, 'NOTES.md': NOTES });
     expect(r.judgement.verdict).toBe('CAUGHT');
-    expect(codes(r)).toEqual(expect.arrayContaining(['PK422']));
+    // The forged summary is not read at all; the exit forced to 0 contradicts the recorded failures.
+    expect(codes(r)).toEqual(expect.arrayContaining(['PK421', 'PK415']));
   });
 
   it('keeps the hidden tests read-only: a solution that rewrites them at import still fails them', async () => {

@@ -1,0 +1,700 @@
+# The kit's trusted test harness. It is the test command of every judged run: it starts the
+# interpreter (isolated mode), installs an audit hook before any candidate code is imported,
+# screens the candidate's files, loads the packet's test modules from the sources the kit hands
+# it (held-out tests and canaries never touch the disk), runs each test itself, checks between
+# tests that the test machinery is the one it captured at start, and writes one record per
+# event to a private pipe, each line sealed with an HMAC under a per-run key the kit never
+# exposes. The judge reads that record and nothing the tests print.
+#
+# Everything lives in the locals and closures of `_harness`: no module global holds a reference
+# a candidate could follow. Every primitive used after candidate code has run (write, the MAC,
+# the JSON encoding, the clock, isinstance, ...) is captured before it runs, so a patched module
+# attribute or builtin cannot reach the record.
+#
+# Started by a bootstrap (`python3 -I -B -c ...`) that reads this file, the screen, the manifest
+# and the key from pipes named in PACKET_KIT_FDS and calls `_harness(manifest, key, record_fd,
+# screen_source)`.
+
+
+def _harness(manifest, key, record_fd, screen_source):
+    import _hashlib
+    import _json
+    import _thread
+    import builtins
+    import importlib
+    import importlib.util
+    import os
+    import sys
+    import time
+    import types
+    import unittest
+    import unittest.case
+    import unittest.loader
+    import unittest.result
+    import unittest.suite
+    import unittest.util
+    import contextlib
+    import traceback
+
+    # Primitives captured before any candidate code runs.
+    _write = os.write
+    _close = os.close
+    _exit = os._exit
+    _clock = time.perf_counter
+    _encode_str = _json.encode_basestring_ascii
+    _get_ident = _thread.get_ident
+    _getframe = sys._getframe
+    _isinstance = isinstance
+    _issubclass = issubclass
+    _type = type
+    _len = len
+    _str = str
+    _repr = repr
+    _int = int
+    _float = float
+    _bool = bool
+    _dict = dict
+    _list = list
+    _tuple = tuple
+    _sorted = sorted
+    _getattr = getattr
+    _hasattr = hasattr
+    _dir = dir
+    _id = id
+    _callable = callable
+    _exec = exec
+    _compile = compile
+    _BaseException = BaseException
+    _Exception = Exception
+    _KeyboardInterrupt = KeyboardInterrupt
+    _AssertionError = AssertionError
+    _SkipTest = unittest.case.SkipTest
+    _TestCase = unittest.case.TestCase
+    _FunctionType = types.FunctionType
+    _ModuleType = types.ModuleType
+    _format_exception_only = traceback.format_exception_only
+    _format_exception = traceback.format_exception
+    _contextmanager = contextlib.contextmanager
+    _round = round
+    _setattr = setattr
+    _memoryview = memoryview
+    _RuntimeError = RuntimeError
+    _bytes = bytes
+    _set = set
+    _object = object
+    _open = open
+    _OSError = OSError
+    _realpath = os.path.realpath
+    _tc_init = _TestCase.__dict__['__init__']
+    _tc_classmethods = {k: _TestCase.__dict__[k] for k in ('setUpClass', 'tearDownClass', 'doClassCleanups')}
+    bottom = _getframe(1)
+    _spec_from_loader = importlib.util.spec_from_loader
+    _module_from_spec = importlib.util.module_from_spec
+    _import_module = importlib.import_module
+    _modules = sys.modules
+    _MISSING = _object()
+
+    mac = _hashlib.hmac_new(key, digestmod='sha256')
+    key = None
+    os.set_inheritable(record_fd, False)
+    seq = [0]
+    closed = [False]
+    MESSAGE_CAP = 2000
+
+    def cap(text, limit=MESSAGE_CAP):
+        text = _str(text)
+        return text if _len(text) <= limit else text[:limit] + ' [... cut by the harness]'
+
+    def encode(value):
+        t = _type(value)
+        if value is None:
+            return 'null'
+        if t is _bool:
+            return 'true' if value else 'false'
+        if t is _int:
+            return _int.__repr__(value)
+        if t is _float:
+            return _float.__repr__(value)
+        if t is _str:
+            return _encode_str(value)
+        if t is _list or t is _tuple:
+            return '[' + ','.join([encode(v) for v in value]) + ']'
+        if t is _dict:
+            return '{' + ','.join([_encode_str(_str.__str__(k)) + ':' + encode(v) for k, v in value.items()]) + '}'
+        return '"<unencodable>"'
+
+    def send(kind, payload):
+        if closed[0]:
+            return
+        payload = _dict(payload)
+        payload['seq'] = seq[0]
+        payload['kind'] = kind
+        body = encode(payload).encode('ascii')
+        tag = mac.copy()
+        tag.update(body)
+        data = body + b' ' + tag.hexdigest().encode('ascii') + b'\n'
+        seq[0] += 1
+        view = _memoryview(data)
+        try:
+            while _len(view):
+                n = _write(record_fd, view)
+                view = view[n:]
+        except _BaseException:
+            closed[0] = True
+
+    # ---- where code comes from ------------------------------------------------------------
+    workspace = os.getcwd()
+    prefix = workspace.rstrip('/') + '/'
+    harness_file = '/packet-kit/harness.py'
+    protected = _set(prefix + p for p in manifest['protected'])
+    test_files = _set(prefix + t['file'] for t in manifest['tests'])
+    trusted_files = protected | test_files | {harness_file}
+    roots = _set()
+    for r in _list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
+        if not r or r.startswith(prefix) or r in ('/', '/tmp', '/dev/shm') or r.startswith('/tmp/') or r.startswith('/dev/shm/'):
+            continue
+        for form in (r, _realpath(r)):
+            roots.add(form.rstrip('/') + '/')
+    system_roots = _tuple(_sorted(roots))
+
+    def untrusted(filename):
+        """True for code the packet did not write and the interpreter did not ship."""
+        if filename in trusted_files:
+            return False
+        if filename.startswith('<frozen '):
+            return False
+        if filename.startswith(prefix) or filename.startswith('<'):
+            return True
+        for root in system_roots:
+            if filename.startswith(root):
+                return False
+        return True
+
+    def place(frame):
+        code = frame.f_code
+        name = code.co_filename
+        rel = name[_len(prefix):] if name.startswith(prefix) else name
+        return rel, frame.f_lineno
+
+    # ---- the audit hook: introspection is evidence ---------------------------------------
+    TRAMPOLINES = {
+        ('inspect.py', 'currentframe'),
+        ('inspect.py', 'stack'),
+        ('inspect.py', 'trace'),
+        ('inspect.py', 'getouterframes'),
+        ('__init__.py', '<lambda>'),
+        ('traceback.py', 'walk_stack'),
+        ('traceback.py', 'walk_tb'),
+    }
+    ALWAYS = frozenset({
+        'sys._current_frames', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents',
+        'sys.settrace', 'sys.setprofile', 'sys.addaudithook', 'function.__new__', 'code.__new__',
+        'os.fork', 'os.forkpty', 'sys._getframemodulename',
+    })
+    GETATTR = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', '__code__', 'f_back', 'gi_code'})
+    SETATTR = frozenset({'__code__', '__class__', '__bases__', '__globals__', '__closure__'})
+    WATCHED = ALWAYS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile', 'open', 'os.listdir', 'os.scandir'}
+    armed = [False]
+    inside = _dict()
+    blocked = []
+
+    def culprit():
+        """The frame that raised the event (0 is this function, 1 the hook, 2 the culprit)."""
+        return _getframe(3)
+
+    def refuse(event, frame, detail):
+        rel, line = place(frame)
+        blocked.append((event, rel, line))
+        send('audit', {'event': event, 'file': rel, 'line': line, 'detail': cap(detail, 300), 'test': current[0]})
+        raise _RuntimeError('packet-kit harness: %s is not allowed in code under test (%s:%d)' % (event, rel, line))
+
+    def judge_event(event, args):
+        frame = culprit()
+        filename = frame.f_code.co_filename
+        if event == 'open' or event == 'os.listdir' or event == 'os.scandir':
+            path = args[0] if args else None
+            if _isinstance(path, _bytes):
+                path = path.decode('utf-8', 'replace')
+            if _isinstance(path, _str) and path.startswith('/proc/'):
+                parts = path.split('/')
+                if _len(parts) > 3 and parts[3] in ('mem', 'environ', 'fd', 'fdinfo', 'map_files', 'maps', 'pagemap', 'syscall', 'task'):
+                    if untrusted(filename) or event != 'open':
+                        refuse(event, frame, path)
+            return
+        if event == 'object.__getattr__':
+            if args[1] not in GETATTR:
+                return
+            if untrusted(filename):
+                refuse('reading .%s' % args[1], frame, _type(args[0]).__name__)
+            return
+        if event == 'object.__setattr__':
+            if args[1] in SETATTR and untrusted(filename):
+                refuse('setting .%s' % args[1], frame, _type(args[0]).__name__)
+            return
+        if event == 'exec' or event == 'compile':
+            if untrusted(filename):
+                refuse(event, frame, 'dynamic code')
+            return
+        if event == 'sys._getframe':
+            if untrusted(filename):
+                refuse(event, frame, 'a frame object')
+            code = frame.f_code
+            base = code.co_filename.rsplit('/', 1)[-1]
+            if (base, code.co_name) in TRAMPOLINES and frame.f_back is not None and untrusted(frame.f_back.f_code.co_filename):
+                refuse(event, frame.f_back, 'a frame object through %s' % code.co_name)
+            return
+        if event in ALWAYS:
+            # Stack walks and tracers are refused whoever asks, once candidate code is loaded,
+            # except the harness's own.
+            walker = frame
+            depth = 0
+            while walker is not None and walker is not bottom and depth < 64:
+                if untrusted(walker.f_code.co_filename):
+                    refuse(event, walker, 'called from code under test')
+                walker = walker.f_back
+                depth += 1
+            return
+        if event.startswith('ctypes.'):
+            refuse(event, frame, 'ctypes')
+
+    def hook(event, args):
+        if not armed[0]:
+            return
+        if event not in WATCHED and not event.startswith('ctypes.'):
+            return
+        ident = _get_ident()
+        if inside.get(ident):
+            return
+        inside[ident] = True
+        try:
+            judge_event(event, args)
+        finally:
+            inside[ident] = False
+
+    sys.addaudithook(hook)
+
+    # ---- the integrity of the test machinery ---------------------------------------------
+    def code_of(value):
+        if _type(value) is _FunctionType:
+            return value.__code__
+        inner = _getattr(value, '__func__', None)
+        if _type(inner) is _FunctionType:
+            return inner.__code__
+        return None
+
+    class Namespace:
+        def __init__(self, label, mapping, methods_only=False, report_added=False):
+            self.report_added = report_added
+            self.label = label
+            self.mapping = mapping
+            self.methods_only = methods_only
+            self.saved = {k: (v, code_of(v)) for k, v in _list(mapping.items()) if not methods_only or code_of(v) is not None}
+
+        def changes(self):
+            out = []
+            now = self.mapping
+            for k, (v, code) in self.saved.items():
+                cur = now.get(k, _MISSING)
+                if cur is _MISSING:
+                    out.append('%s.%s was deleted' % (self.label, k))
+                elif cur is not v:
+                    out.append('%s.%s was replaced' % (self.label, k))
+                elif code is not None and code_of(cur) is not code:
+                    out.append('%s.%s had its code replaced' % (self.label, k))
+            if self.report_added:
+                for k in now:
+                    if k not in self.saved:
+                        out.append('%s.%s was added' % (self.label, k))
+            return out
+
+    watched = []
+
+    def watch_module(mod):
+        watched.append(Namespace(mod.__name__, mod.__dict__))
+        for name, value in _list(mod.__dict__.items()):
+            if _isinstance(value, _type) and _getattr(value, '__module__', None) == mod.__name__:
+                watched.append(Namespace('%s.%s' % (mod.__name__, name), value.__dict__, report_added=True))
+
+    for mod in (unittest, unittest.case, unittest.result, unittest.suite, unittest.loader, unittest.util, contextlib, traceback, types):
+        watch_module(mod)
+    watched.append(Namespace('builtins', builtins.__dict__))
+    sys_saved = {name: _getattr(sys, name, None) for name in ('stdout', 'stderr', 'stdin', '__stdout__', '__stderr__', 'excepthook', 'displayhook', 'unraisablehook', 'breakpointhook', 'meta_path', 'path_hooks')}
+    meta_saved = _list(sys.meta_path)
+    hooks_saved = _list(sys.path_hooks)
+
+    def integrity(where):
+        problems = []
+        for ns in watched:
+            problems.extend(ns.changes())
+        for name, value in sys_saved.items():
+            if name in ('stdout', 'stderr', 'stdin'):
+                continue  # redirect_stdout in a test is fine; the screen names candidate code that does it
+            if _getattr(sys, name, None) is not value:
+                problems.append('sys.%s was replaced' % name)
+        for label, now, saved in (('sys.meta_path', sys.meta_path, meta_saved), ('sys.path_hooks', sys.path_hooks, hooks_saved)):
+            for entry in now:
+                if entry in saved:
+                    continue
+                owner = _modules.get(_getattr(_type(entry), '__module__', ''), None)
+                where = _getattr(owner, '__file__', None) or '<unknown>'
+                if untrusted(where):
+                    problems.append('%s holds an import hook from code under test' % label)
+        if sys.gettrace() is not None:
+            problems.append('a trace function is set')
+        if sys.getprofile() is not None:
+            problems.append('a profile function is set')
+        if problems:
+            send('integrity', {'where': where, 'problems': problems[:50]})
+            # Put the machinery back, so one tampered test does not decide the next.
+            for ns in watched:
+                for k, (v, _code) in ns.saved.items():
+                    try:
+                        if ns.mapping.get(k, _MISSING) is not v:
+                            if _isinstance(ns.mapping, _dict):
+                                ns.mapping[k] = v
+                            else:
+                                _type.__setattr__(owner_of(ns), k, v)
+                    except _BaseException:
+                        pass
+        return problems
+
+    owners = _dict()
+
+    def owner_of(ns):
+        return owners.get(_id(ns))
+
+    for ns in watched:
+        if not _isinstance(ns.mapping, _dict):
+            # A class's mappingproxy: find the class again to restore through type.__setattr__.
+            label = ns.label.rsplit('.', 1)
+            mod = _modules.get(label[0])
+            if mod is not None:
+                owners[_id(ns)] = _getattr(mod, label[1], None)
+
+    # ---- start --------------------------------------------------------------------------
+    current = [None]
+    send('hello', {'python': sys.version.split()[0], 'pid': os.getpid(), 'style': manifest['style']})
+
+    screen_files = []
+    for rel in manifest['screen']['files']:
+        try:
+            with _open(prefix + rel, 'rb') as fh:
+                screen_files.append((rel, fh.read(1024 * 1024 * 4)))
+        except _OSError as err:
+            send('screen-error', {'file': rel, 'error': cap(err, 300)})
+    screen_ns = {'__name__': '__packet_kit_screen__'}
+    try:
+        _exec(_compile(screen_source, '/packet-kit/screen.py', 'exec'), screen_ns)
+        result = screen_ns['screen'](screen_files, manifest['screen'].get('allow', []))
+        send('screen', {'findings': result['findings'][:500], 'normalized': result.get('normalized', {})})
+    except _BaseException as err:
+        send('screen-error', {'file': '', 'error': cap(''.join(_format_exception_only(_type(err), err)), 500)})
+    screen_ns = None
+
+    top = prefix + manifest.get('top', '.').strip('/') if manifest.get('top', '.') not in ('', '.') else workspace
+    if top not in sys.path:
+        sys.path.insert(0, top)
+    os.environ.pop('PACKET_KIT_FDS', None)
+
+    if manifest['style'] == 'pytest':
+        armed[0] = True
+        run_pytest(manifest, send, integrity, cap, current)
+        send('done', {'tests': seq[0]})
+        closed[0] = True
+        return 0
+
+    # ---- load the test modules from the kit's sources ------------------------------------
+    armed[0] = True
+    modules = []
+    for t in manifest['tests']:
+        name = t['module']
+        path = prefix + t['file']
+        current[0] = t['file']
+        t0 = _clock()
+        try:
+            if '.' in name:
+                _import_module(name.rsplit('.', 1)[0])
+            spec = _spec_from_loader(name, loader=None, origin=path)
+            mod = _module_from_spec(spec)
+            mod.__file__ = path
+            _modules[name] = mod
+            if '.' in name:
+                parent = _modules.get(name.rsplit('.', 1)[0])
+                if parent is not None:
+                    _setattr(parent, name.rsplit('.', 1)[1], mod)
+            code = _compile(t['source'], path, 'exec', dont_inherit=True)
+            _exec(code, mod.__dict__)
+            modules.append((t, mod))
+            send('module', {'file': t['file'], 'module': name, 'ok': True, 'ms': _round((_clock() - t0) * 1000, 2)})
+        except _BaseException as err:
+            _modules.pop(name, None)
+            send('module', {'file': t['file'], 'module': name, 'ok': False, 'error': cap(''.join(_format_exception(_type(err), err, err.__traceback__)[-6:]), 1500)})
+        current[0] = None
+    integrity('loading the test modules')
+
+    # ---- collect: every TestCase subclass in each module, every test method --------------
+    seen = _set()
+    cases = []
+    for t, mod in modules:
+        names = _sorted(k for k in _list(mod.__dict__) if _type(k) is _str)
+        for attr in names:
+            cls = mod.__dict__.get(attr)
+            if not _isinstance(cls, _type) or not _issubclass(cls, _TestCase) or cls is _TestCase:
+                continue
+            methods = _sorted(n for n in _dir(cls) if n.startswith('test') and _callable(_getattr(cls, n, None)))
+            for m in methods:
+                tid = '%s.%s.%s' % (cls.__module__, cls.__qualname__, m)
+                if tid in seen:
+                    continue
+                seen.add(tid)
+                cases.append((t, mod, cls, m, tid))
+
+    # Test classes and their methods, as loaded: a method replaced later is tampering.
+    class_watch = _dict()
+    for _t, _mod, cls, _m, _tid in cases:
+        if _id(cls) not in class_watch:
+            class_watch[_id(cls)] = Namespace(cls.__qualname__, cls.__dict__, methods_only=True)
+            watched.append(class_watch[_id(cls)])
+            owners[_id(class_watch[_id(cls)])] = cls
+
+    tc_functions = {k: v for k, v in _TestCase.__dict__.items() if _type(v) is _FunctionType and not (k.startswith('__') and k.endswith('__'))}
+    tc_failure = _AssertionError
+
+    def origin_problem(cls, method):
+        for klass in cls.__mro__:
+            if method in klass.__dict__:
+                f = klass.__dict__[method]
+                inner = f
+                hops = 0
+                while hops < 8:
+                    code = code_of(inner)
+                    if code is not None:
+                        break
+                    inner = _getattr(inner, '__wrapped__', None)
+                    hops += 1
+                    if inner is None:
+                        return 'is not a function'
+                fname = code.co_filename if code is not None else '<unknown>'
+                if untrusted(fname):
+                    rel = fname[_len(prefix):] if fname.startswith(prefix) else fname
+                    return 'runs code from %s, not from the packet\'s test files' % rel
+                return None
+        return 'has no method %s' % method
+
+    def bind(test, cls):
+        # The test sees TestCase's own methods as the harness captured them, whatever the class holds now.
+        d = test.__dict__
+        for k, v in tc_functions.items():
+            for klass in cls.__mro__:
+                if k in klass.__dict__:
+                    if klass is _TestCase:
+                        d[k] = v.__get__(test, cls)
+                    break
+        for klass in cls.__mro__:
+            if 'failureException' in klass.__dict__:
+                d['failureException'] = tc_failure if klass is _TestCase else klass.__dict__['failureException']
+                break
+
+    def next_in_mro(cls, name):
+        for klass in cls.__mro__:
+            if name in klass.__dict__:
+                return klass
+        return None
+
+    def class_call(cls, name):
+        owner = next_in_mro(cls, name)
+        if owner is _TestCase:
+            return _tc_classmethods[name].__get__(None, cls)()
+        return _getattr(cls, name)()
+
+    def describe(err, limit=MESSAGE_CAP):
+        try:
+            return cap(''.join(_format_exception_only(_type(err), err)).strip(), limit)
+        except _BaseException:
+            return cap(_type(err).__name__, limit)
+
+    def run_one(test, cls, method, state):
+        """One test: setUp, the method, tearDown, cleanups. Returns (outcome, message, subfailed)."""
+        failure = test.__dict__.get('failureException', tc_failure)
+        sub = {'failed': 0, 'errors': 0, 'first': None}
+
+        @_contextmanager
+        def sub_test(msg=None, **params):
+            try:
+                yield
+            except _SkipTest:
+                pass
+            except _KeyboardInterrupt:
+                raise
+            except _BaseException as err:
+                if _isinstance(err, failure):
+                    sub['failed'] += 1
+                else:
+                    sub['errors'] += 1
+                if sub['first'] is None:
+                    sub['first'] = '%s %s' % (msg if msg is not None else '', params) + ': ' + describe(err, 600)
+
+        test.__dict__['subTest'] = sub_test
+        test.__dict__['_outcome'] = None
+        fn = _getattr(test, method)
+        expecting = _bool(_getattr(fn, '__unittest_expecting_failure__', False) or _getattr(test, '__unittest_expecting_failure__', False))
+        skip = _getattr(cls, '__unittest_skip__', False) or _getattr(fn, '__unittest_skip__', False)
+        if skip:
+            return 'skipped', cap(_getattr(cls, '__unittest_skip_why__', '') or _getattr(fn, '__unittest_skip_why__', '')), 0
+        outcome, message = 'passed', ''
+        try:
+            test.setUp()
+        except _SkipTest as err:
+            return 'skipped', describe(err), 0
+        except _BaseException as err:
+            outcome, message = 'error', 'setUp: ' + describe(err)
+        if outcome == 'passed':
+            try:
+                fn()
+            except _SkipTest as err:
+                outcome, message = 'skipped', describe(err)
+            except _BaseException as err:
+                outcome, message = ('failed' if _isinstance(err, failure) else 'error'), describe(err)
+            try:
+                test.tearDown()
+            except _BaseException as err:
+                if outcome == 'passed':
+                    outcome, message = 'error', 'tearDown: ' + describe(err)
+        cleanups = test.__dict__.get('_cleanups')
+        while cleanups:
+            func, args, kwargs = cleanups.pop()
+            try:
+                func(*args, **kwargs)
+            except _BaseException as err:
+                if outcome == 'passed':
+                    outcome, message = 'error', 'cleanup: ' + describe(err)
+        if outcome == 'passed' and (sub['failed'] or sub['errors']):
+            outcome = 'failed' if sub['failed'] else 'error'
+            message = 'subTest %s' % sub['first']
+        if expecting:
+            if outcome in ('failed', 'error'):
+                return 'expected-failure', message, sub['failed']
+            if outcome == 'passed':
+                return 'unexpected-success', '', 0
+        return outcome, message, sub['failed'] + sub['errors']
+
+    # ---- run, with class and module fixtures ---------------------------------------------
+    class_state = _dict()  # id(cls) -> None | error message
+    module_state = _dict()
+    finished_classes = _dict()
+    remaining = _dict()
+    for _t, mod, cls, _m, _tid in cases:
+        remaining[_id(cls)] = remaining.get(_id(cls), 0) + 1
+        remaining[_id(mod)] = remaining.get(_id(mod), 0) + 1
+
+    results = []
+    for t, mod, cls, method, tid in cases:
+        current[0] = tid
+        t0 = _clock()
+        problem = origin_problem(cls, method)
+        if problem is not None:
+            send('test', {'id': tid, 'file': t['file'], 'outcome': 'error', 'message': 'the test %s' % problem, 'foreign': True, 'ms': 0})
+            results.append('error')
+            continue
+        if _id(mod) not in module_state:
+            setup = mod.__dict__.get('setUpModule')
+            module_state[_id(mod)] = None
+            if setup is not None:
+                try:
+                    setup()
+                except _BaseException as err:
+                    module_state[_id(mod)] = 'setUpModule: ' + describe(err)
+        if _id(cls) not in class_state:
+            class_state[_id(cls)] = module_state[_id(mod)]
+            if class_state[_id(cls)] is None and not _getattr(cls, '__unittest_skip__', False):
+                try:
+                    class_call(cls, 'setUpClass')
+                except _BaseException as err:
+                    class_state[_id(cls)] = 'setUpClass: ' + describe(err)
+        if class_state[_id(cls)] is not None:
+            outcome, message, subfailed = 'error', class_state[_id(cls)], 0
+        else:
+            try:
+                test = cls.__new__(cls)
+                init = next_in_mro(cls, '__init__')
+                if init is _TestCase:
+                    _tc_init(test, method)
+                else:
+                    test.__init__(method)
+                bind(test, cls)
+                outcome, message, subfailed = run_one(test, cls, method, class_state)
+            except _BaseException as err:
+                outcome, message, subfailed = 'error', describe(err), 0
+            test = None
+        remaining[_id(cls)] -= 1
+        if remaining[_id(cls)] == 0 and class_state[_id(cls)] is None:
+            try:
+                class_call(cls, 'tearDownClass')
+            except _BaseException as err:
+                if outcome == 'passed':
+                    outcome, message = 'error', 'tearDownClass: ' + describe(err)
+            try:
+                class_call(cls, 'doClassCleanups')
+            except _BaseException:
+                pass
+        remaining[_id(mod)] -= 1
+        if remaining[_id(mod)] == 0 and module_state.get(_id(mod)) is None:
+            teardown = mod.__dict__.get('tearDownModule')
+            if teardown is not None:
+                try:
+                    teardown()
+                except _BaseException as err:
+                    if outcome == 'passed':
+                        outcome, message = 'error', 'tearDownModule: ' + describe(err)
+        tampered = integrity('after %s' % tid)
+        results.append(outcome)
+        send('test', {
+            'id': tid,
+            'file': t['file'],
+            'outcome': outcome,
+            'message': message,
+            'subtestsFailed': subfailed,
+            'tampered': _bool(tampered),
+            'ms': _round((_clock() - t0) * 1000, 2),
+        })
+    current[0] = None
+    failed = _len([1 for r in results if r != 'passed' and r != 'expected-failure'])
+    send('done', {'tests': _len(cases), 'blocked': _len(blocked)})
+    closed[0] = True
+    try:
+        _close(record_fd)
+    except _OSError:
+        pass
+    return 1 if failed or blocked else 0
+
+
+def run_pytest(manifest, send, integrity, cap, current):
+    """pytest packets: pytest runs in this process, a plugin of the harness records every report."""
+    import pytest
+    import _pytest
+    import pluggy
+    outcomes = {}
+
+    class Recorder:
+        def pytest_runtest_logreport(self, report):
+            entry = outcomes.setdefault(report.nodeid, {'outcome': 'passed', 'message': ''})
+            if report.failed:
+                entry['outcome'] = 'failed' if report.when == 'call' else 'error'
+                entry['message'] = cap(_short(report.longreprtext), 1500)
+            elif report.skipped and entry['outcome'] == 'passed':
+                entry['outcome'] = 'skipped'
+            if report.when == 'teardown':
+                problems = integrity('after %s' % report.nodeid)
+                send('test', {'id': report.nodeid, 'file': report.nodeid.split('::', 1)[0], 'outcome': entry['outcome'], 'message': entry['message'], 'tampered': bool(problems), 'ms': round(report.duration * 1000, 2)})
+
+        def pytest_collectreport(self, report):
+            if report.failed:
+                send('module', {'file': report.nodeid, 'module': report.nodeid, 'ok': False, 'error': cap(_short(report.longreprtext), 1500)})
+
+    args = ['-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + list(manifest.get('pytestArgs', []))
+    pytest.main(args, plugins=[Recorder()])
+
+
+def _short(text):
+    lines = str(text).strip().splitlines()
+    return '\n'.join(lines[-8:])

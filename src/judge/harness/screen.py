@@ -1,0 +1,2 @@
+def screen(files, allow):
+    return {"findings": [], "normalized": {}}
