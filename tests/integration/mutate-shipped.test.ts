@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,18 +9,23 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import type { MutationReport } from '../../src/mutate/report.ts';
 
 /**
- * `packet mutate` on the shipped packets that carry scripted mutants (replies/mutants.md), served
- * by the embedded endpoint and judged in the sandbox. Each run classifies every mutant, its counts
- * add up, and each survivor is one the packet's sample.mdx explains under "What the tests leave
- * open", by the very change the mutant makes. The three runs go at once, from one beforeAll.
+ * `packet mutate` on every shipped take-home, each of which carries scripted mutants
+ * (replies/mutants.md), served by the embedded endpoint and judged in the sandbox. Each run
+ * classifies every mutant, its counts add up, and each survivor is one the packet's sample.mdx
+ * explains under "What the tests leave open", by the very change the mutant makes. The runs go
+ * two at a time, from one beforeAll.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The outcome of each packet's scripted mutants today, in order; a change here is a change in the tests or the mutants. */
 const EXPECTED = {
   'red-log-gate': { killed: 6, survived: 0, statuses: ['killed', 'killed', 'killed', 'killed', 'killed', 'killed'] },
-  'fetch-retry-ticket': { killed: 5, survived: 1, statuses: ['killed', 'killed', 'survived', 'killed', 'killed', 'killed'] },
+  'fetch-retry-ticket': { killed: 6, survived: 0, statuses: ['killed', 'killed', 'killed', 'killed', 'killed', 'killed'] },
   'loop-budget-ledger': { killed: 5, survived: 1, statuses: ['killed', 'killed', 'killed', 'survived', 'killed', 'killed'] },
+  'agent-budget-receipt': { killed: 6, survived: 0, statuses: ['killed', 'killed', 'killed', 'killed', 'killed', 'killed'] },
+  'dead-target-abort': { killed: 6, survived: 0, statuses: ['killed', 'killed', 'killed', 'killed', 'killed', 'killed'] },
+  'idempotent-intake': { killed: 6, survived: 0, statuses: ['killed', 'killed', 'killed', 'killed', 'killed', 'killed'] },
+  'log-labeler-payload': { killed: 6, survived: 0, statuses: ['killed', 'killed', 'killed', 'killed', 'killed', 'killed'] },
 } as const;
 type Id = keyof typeof EXPECTED;
 const IDS = Object.keys(EXPECTED) as Id[];
@@ -35,14 +40,16 @@ function env(): Record<string, string | undefined> {
 
 beforeAll(async () => {
   out = await mkdtemp(path.join(tmpdir(), 'packet-kit-mutate-shipped-'));
-  await Promise.all(
-    IDS.map(async (id) => {
+  const queue = [...IDS];
+  const worker = async (): Promise<void> => {
+    for (let id = queue.shift(); id; id = queue.shift()) {
       const io = memoryIo(ROOT, { env: env() });
       const code = await runCli(['mutate', id, '--out', path.join(out, id), '--format', 'json', '--jobs', '2'], io);
       const report = JSON.parse(await readFile(path.join(out, id, 'report.json'), 'utf8')) as MutationReport;
       runs.set(id, { code, stdout: io.stdout, stderr: io.stderr, report, printed: JSON.parse(io.stdout) as MutationReport });
-    }),
-  );
+    }
+  };
+  await Promise.all([worker(), worker()]);
 }, 180_000);
 
 afterAll(() => rm(out, { recursive: true, force: true }));
@@ -62,6 +69,16 @@ async function addedLines(id: Id, file: string, code: string): Promise<string> {
     .map((part) => part.value)
     .join('');
 }
+
+it('pins every take-home the library ships, and no other packet', async () => {
+  const takehomes: string[] = [];
+  for (const entry of await readdir(path.join(ROOT, 'packets'), { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const prompt = await readFile(path.join(ROOT, 'packets', entry.name, 'prompt.mdx'), 'utf8').catch(() => '');
+    if (/^kind: takehome$/m.test(prompt)) takehomes.push(entry.name);
+  }
+  expect([...IDS].sort()).toEqual(takehomes.sort());
+});
 
 describe.each(IDS)('packet mutate %s (shipped, scripted mutants)', (id) => {
   it('exits 0 with every mutant classified, and prints report.json', () => {

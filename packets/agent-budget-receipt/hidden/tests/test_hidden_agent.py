@@ -22,9 +22,10 @@ class TestHeldOutIssue(AgentCase):
                         expect=["377", ISSUE_377["title"], ISSUE_377["body"]])
         self.assertEqual(self.run_agent(ISSUE_377, chat), 0)
         answer = self.read_json("answer.json")
+        self.assertIs(type(answer["issue"]), int)
         self.assertEqual(answer["issue"], 377)
         self.assertTrue(answer["patch"].startswith("--- a/export.py"))
-        self.assertEqual(answer["tokens"], self.recomputed()["tokens"])
+        self.assertTokens(answer["tokens"], self.recomputed()["tokens"])
         self.assertEqual(answer["tokens"], chat.spent)
 
 
@@ -39,16 +40,16 @@ class TestHiddenStops(AgentCase):
     def test_retry_after_is_honoured(self):
         chat = FakeChat([throttled(7.0), reply(PATCH, 200, 50)])
         self.assertEqual(self.run_agent(ISSUE_377, chat), 0)
-        self.assertEqual(self.clock.slept, [7.0])
+        self.assertSlept([7.0])
         rows = self.receipt()
         self.assertEqual([(row.get("call"), row.get("status")) for row in rows], [(1, "throttled"), (2, "ok")])
-        self.assertEqual(self.read_json("answer.json")["tokens"], 250)
+        self.assertTokens(self.read_json("answer.json")["tokens"], 250)
 
     def test_a_wait_past_the_wall_clock_is_a_stop(self):
         chat = FakeChat([throttled(120.0)])
         self.assertEqual(self.run_agent(ISSUE_377, chat, wall_seconds=60), 0)
         self.assertEqual(self.read_json("give_up.json").get("reason"), "wall_clock")
-        self.assertEqual(self.clock.slept, [], "do not sleep through a wait you cannot afford")
+        self.assertSlept([], "do not sleep through a wait you cannot afford")
         self.assertEqual(len(self.receipt()), 1)
 
     def test_a_success_resets_the_error_streak(self):
@@ -57,6 +58,15 @@ class TestHiddenStops(AgentCase):
         self.assertEqual([row.get("status") for row in self.receipt()],
                          ["error", "error", "ok", "error", "error", "ok"])
         self.assertTrue((self.workdir / "answer.json").exists())
+
+    def test_different_errors_in_a_row_are_not_identical(self):
+        chat = FakeChat([broken("HTTP 502 from the endpoint"), broken("HTTP 500 from the endpoint"),
+                         broken("HTTP 502 from the endpoint"), reply(PATCH, 90, 40)])
+        self.assertEqual(self.run_agent(ISSUE_377, chat, identical_errors=2), 0)
+        self.assertFalse((self.workdir / "give_up.json").exists(), "three errors, no two alike in a row, are not a streak")
+        self.assertTrue((self.workdir / "answer.json").exists())
+        self.assertEqual([row.get("status") for row in self.receipt()], ["error", "error", "error", "ok"])
+        self.assertSlept([1.0, 1.0, 1.0])
 
     def test_repeated_endpoint_errors_give_up(self):
         chat = FakeChat([broken("endpoint unreachable: connection refused")])
@@ -69,7 +79,7 @@ class TestHiddenStops(AgentCase):
         self.assertEqual(self.run_agent(ISSUE_377, chat, tokens=2500), 0)
         give_up = self.read_json("give_up.json")
         self.assertEqual((give_up.get("reason"), chat.calls), ("token_cap", 3))
-        self.assertEqual(give_up.get("tokens"), self.recomputed()["tokens"])
+        self.assertTokens(give_up.get("tokens"), self.recomputed()["tokens"])
         self.assertEqual(give_up.get("tokens"), 3000)
 
 
@@ -105,13 +115,17 @@ class TestHiddenTransport(unittest.TestCase):
     def test_ok_reply_carries_content_and_usage(self):
         body = {"choices": [{"message": {"content": "PATCH: x"}}], "usage": {"prompt_tokens": 3, "completion_tokens": 2}}
         out = transport.http_chat(_Endpoint(self, 200, body).url, "scripted")(self.MESSAGES)
+        self.assertIs(type(out), dict)
+        self.assertIs(type(out["content"]), str)
         self.assertEqual(out["content"], "PATCH: x")
+        self.assertIs(type(out["usage"]["prompt_tokens"]), int)
         self.assertEqual(out["usage"]["prompt_tokens"], 3)
 
     def test_429_is_throttled_with_retry_after(self):
         endpoint = _Endpoint(self, 429, {"error": "slow down"}, headers=[("Retry-After", "3")])
         with self.assertRaises(transport.Throttled) as caught:
             transport.http_chat(endpoint.url, "scripted")(self.MESSAGES)
+        self.assertIs(type(caught.exception.retry_after), float)
         self.assertEqual(caught.exception.retry_after, 3.0)
 
     def test_closed_port_is_a_model_error(self):

@@ -91,13 +91,27 @@ class AgentCase(unittest.TestCase):
         self.clock = FakeClock()
 
     def run_agent(self, issue, chat, **budget) -> int:
+        """The exit code of run(), which must be a plain int: an object equal to anything is not one."""
         try:
-            return agent.run(issue, chat, self.workdir, budget=agent.Budget(**budget),
+            code = agent.run(issue, chat, self.workdir, budget=agent.Budget(**budget),
                              sleep=self.clock.sleep, clock=self.clock.clock)
         except FakeExhausted as exc:
             self.fail(f"the agent kept calling the model: {exc}")
         except Exception as exc:  # noqa: BLE001 - any crash is a failed stop
             self.fail(f"the agent crashed instead of stopping cleanly: {exc!r}")
+        self.assertIs(type(code), int, f"run() returned {code!r}, not an exit code")
+        return code
+
+    def assertSlept(self, expected: list[float], msg: str | None = None) -> None:
+        """The waits passed to sleep, each a plain number, are exactly `expected`."""
+        for seconds in self.clock.slept:
+            self.assertIn(type(seconds), (int, float), f"sleep was given {seconds!r}")
+        self.assertEqual(self.clock.slept, expected, msg)
+
+    def assertTokens(self, claimed, expected: int, msg: str | None = None) -> None:
+        """A token count in answer.json or give_up.json is an int (not a float or a bool) equal to `expected`."""
+        self.assertIs(type(claimed), int, f"tokens {claimed!r} is not an int")
+        self.assertEqual(claimed, expected, msg)
 
     def receipt(self) -> list[dict]:
         return ledger.read_usage(self.workdir / "usage.jsonl")

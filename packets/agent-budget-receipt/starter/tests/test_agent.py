@@ -16,6 +16,7 @@ class TestResolve(AgentCase):
         issue, chat = self.chat()
         self.assertEqual(self.run_agent(issue, chat), 0)
         answer = self.read_json("answer.json")
+        self.assertIs(type(answer["issue"]), int)
         self.assertEqual(answer["issue"], 142)
         self.assertTrue(answer["patch"].startswith("--- a/dates.py"))
         self.assertFalse((self.workdir / "give_up.json").exists())
@@ -35,7 +36,7 @@ class TestResolve(AgentCase):
         self.run_agent(issue, chat)
         claimed = self.read_json("answer.json").get("tokens")
         self.assertEqual(self.recomputed()["tokens"], chat.spent, "usage.jsonl must add up to what was billed")
-        self.assertEqual(claimed, chat.spent, "answer.json must claim what usage.jsonl says")
+        self.assertTokens(claimed, chat.spent, "answer.json must claim what usage.jsonl says")
 
 
 class TestStops(AgentCase):
@@ -46,7 +47,7 @@ class TestStops(AgentCase):
         self.assertEqual(give_up.get("reason"), "token_cap")
         self.assertEqual(chat.calls, 2, "a third call could only overspend")
         self.assertEqual(len(self.receipt()), 2, "a stopped run still leaves its receipt")
-        self.assertEqual(give_up.get("tokens"), self.recomputed()["tokens"])
+        self.assertTokens(give_up.get("tokens"), self.recomputed()["tokens"])
 
     def test_call_cap_stops_cleanly(self):
         chat = FakeChat([reply("Still reading.", 50, 10)])
@@ -61,7 +62,7 @@ class TestStops(AgentCase):
         self.assertEqual(self.read_json("give_up.json").get("reason"), "identical_errors")
         self.assertEqual(chat.calls, 3)
         self.assertEqual([row.get("status") for row in self.receipt()], ["throttled"] * 3)
-        self.assertEqual(self.clock.slept, [1.0, 1.0], "wait between attempts, not after giving up")
+        self.assertSlept([1.0, 1.0], "wait between attempts, not after giving up")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ class DeadTargetTests(unittest.TestCase):
             crash = exc
         if crash is not None:
             self.fail(f"runner raised instead of aborting: {crash!r}")
+        self.assertIs(type(code), int, f"run() returned {code!r}, not an exit code")
         return code, out.getvalue()
 
     def read_notes(self) -> str:

@@ -18,7 +18,9 @@ class ContractTests(unittest.TestCase):
     def test_happy_path_returns_the_object(self) -> None:
         fake = FakeUrlopen(body({"quotes": [1, 2]}))
         with patch("urllib.request.urlopen", fake), patch("time.sleep"):
-            self.assertEqual(client.fetch_json(partner_url()), {"quotes": [1, 2]})
+            result = client.fetch_json(partner_url())
+        self.assertIs(type(result), dict)
+        self.assertEqual(result, {"quotes": [1, 2]})
         self.assertEqual(len(fake.calls), 1)
 
     def test_404_is_a_fetch_error_with_its_status(self) -> None:
@@ -26,6 +28,7 @@ class ContractTests(unittest.TestCase):
         with patch("urllib.request.urlopen", fake), patch("time.sleep"):
             with self.assertRaises(client.FetchError) as caught:
                 client.fetch_json(partner_url())
+        self.assertIs(type(caught.exception.status), int)
         self.assertEqual(caught.exception.status, 404)
 
     def test_timeout_is_passed_through(self) -> None:

@@ -19,7 +19,11 @@ class RetryTests(unittest.TestCase):
                 failure = exc
         if failure is not None:
             self.fail(f"fetch_json gave up after {len(fake.calls)} call(s): {failure!r}")
-        return result, [c.args[0] for c in sleep.call_args_list]
+        self.assertIs(type(result), dict)
+        delays = [c.args[0] for c in sleep.call_args_list]
+        for delay in delays:
+            self.assertIn(type(delay), (int, float), f"time.sleep was given {delay!r}")
+        return result, delays
 
     def test_503_twice_then_success(self) -> None:
         fake = FakeUrlopen(status(503), status(503), body({"ok": True}))

@@ -15,7 +15,21 @@ ROOT = Path(__file__).resolve().parents[1]
 GOOD = {"amount_cents": 2500, "currency": "USD"}
 
 
+def exact(value):
+    """`value` with the type of every leaf beside it, so 2500.0 or true never pass for 2500 or 1."""
+    if isinstance(value, dict):
+        return {key: exact(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [exact(item) for item in value]
+    return (type(value).__name__, value)
+
+
 class Harness(unittest.TestCase):
+    def assertExact(self, actual, expected, msg=None):
+        """Equal, and of the same JSON types all the way down."""
+        self.assertEqual(actual, expected, msg)
+        self.assertEqual(exact(actual), exact(expected), msg)
+
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
@@ -77,10 +91,10 @@ class Harness(unittest.TestCase):
 class RestartTests(Harness):
     def test_restart_replay_is_200_without_appending(self):
         first = self.call("POST", "/v1/intents", GOOD, key="pay_r1")
-        self.assertEqual(first[0], 201)
+        self.assertExact(first[0], 201)
         self.restart()
-        self.assertEqual(self.call("POST", "/v1/intents", GOOD, key="pay_r1"), (200, first[1]))
-        self.assertEqual(len(self.ledger_rows()), 1)
+        self.assertExact(self.call("POST", "/v1/intents", GOOD, key="pay_r1"), (200, first[1]))
+        self.assertExact(len(self.ledger_rows()), 1)
 
     def test_restart_reads_ledger_left_on_disk(self):
         self.halt()
@@ -89,17 +103,17 @@ class RestartTests(Harness):
         self.ledger.write_text(json.dumps(row) + "\n", encoding="utf-8")
         self.boot()
         replay = self.call("POST", "/v1/intents", {"amount_cents": 700, "currency": "USD"}, key="pay_old")
-        self.assertEqual(replay, (200, row))
+        self.assertExact(replay, (200, row))
         clash = self.call("POST", "/v1/intents", GOOD, key="pay_old")
-        self.assertEqual(clash, (409, {"error": "idempotency_conflict"}))
-        self.assertEqual(self.ledger_rows(), [row])
+        self.assertExact(clash, (409, {"error": "idempotency_conflict"}))
+        self.assertExact(self.ledger_rows(), [row])
 
     def test_conflict_after_restart_is_409(self):
         self.call("POST", "/v1/intents", GOOD, key="pay_r2")
         self.restart()
         clash = self.call("POST", "/v1/intents", {"amount_cents": 1, "currency": "USD"}, key="pay_r2")
-        self.assertEqual(clash, (409, {"error": "idempotency_conflict"}))
-        self.assertEqual(len(self.ledger_rows()), 1)
+        self.assertExact(clash, (409, {"error": "idempotency_conflict"}))
+        self.assertExact(len(self.ledger_rows()), 1)
 
 
 class HistoryTests(Harness):
@@ -108,22 +122,22 @@ class HistoryTests(Harness):
         self.call("POST", "/v1/intents", {"amount_cents": 900, "currency": "USD"}, key="pay_h2")
         before = self.ledger_bytes()
         clash = self.call("POST", "/v1/intents", {"amount_cents": 1, "currency": "USD"}, key="pay_h1")
-        self.assertEqual(clash, (409, {"error": "idempotency_conflict"}))
+        self.assertExact(clash, (409, {"error": "idempotency_conflict"}))
         replay = self.call("POST", "/v1/intents", GOOD, key="pay_h1")
-        self.assertEqual(replay[0], 200)
-        self.assertEqual(self.ledger_bytes(), before)
+        self.assertExact(replay[0], 200)
+        self.assertExact(self.ledger_bytes(), before)
 
     def test_replay_ignores_key_order_in_the_body(self):
         first = self.call("POST", "/v1/intents", GOOD, key="pay_h3")
         again = self.call("POST", "/v1/intents", b'{"currency": "USD", "amount_cents": 2500}', key="pay_h3")
-        self.assertEqual(again, (200, first[1]))
-        self.assertEqual(len(self.ledger_rows()), 1)
+        self.assertExact(again, (200, first[1]))
+        self.assertExact(len(self.ledger_rows()), 1)
 
     def test_distinct_keys_each_get_a_line(self):
         for n in range(3):
             status, _ = self.call("POST", "/v1/intents", GOOD, key=f"pay_d{n}")
-            self.assertEqual(status, 201)
-        self.assertEqual([r["id"] for r in self.ledger_rows()], ["pay_d0", "pay_d1", "pay_d2"])
+            self.assertExact(status, 201)
+        self.assertExact([r["id"] for r in self.ledger_rows()], ["pay_d0", "pay_d1", "pay_d2"])
 
 
 class StrictnessTests(Harness):
@@ -143,12 +157,12 @@ class StrictnessTests(Harness):
         ]
         for n, raw in enumerate(bad):
             status, payload = self.call("POST", "/v1/intents", raw, key=f"k-strict-{n}")
-            self.assertEqual((status, payload), (400, {"error": "invalid_body"}), msg=raw)
-        self.assertEqual(self.ledger_bytes(), b"")
+            self.assertExact((status, payload), (400, {"error": "invalid_body"}), msg=raw)
+        self.assertExact(self.ledger_bytes(), b"")
 
     def test_stored_row_is_exactly_id_amount_currency(self):
         self.call("POST", "/v1/intents", GOOD, key="pay_s1")
-        self.assertEqual(self.ledger_rows(), [{"id": "pay_s1", "amount_cents": 2500, "currency": "USD"}])
+        self.assertExact(self.ledger_rows(), [{"id": "pay_s1", "amount_cents": 2500, "currency": "USD"}])
 
 
 class ScopeTests(Harness):
@@ -158,25 +172,27 @@ class ScopeTests(Harness):
             ("GET", "/v1/intents"),
             ("GET", "/v1/intents/pay_1"),
             ("GET", "/readyz"),
+            ("GET", "/healthz/deep"),
+            ("GET", "/healthzz"),
             ("GET", "/"),
             ("POST", "/v1/intents/pay_1"),
             ("POST", "/healthz"),
         ]
         for method, path in probes:
             status, _ = self.call(method, path, GOOD if method == "POST" else None, key="k-scope")
-            self.assertEqual(status, 404, msg=f"{method} {path}")
-        self.assertEqual(self.ledger_bytes(), b"")
+            self.assertExact(status, 404, msg=f"{method} {path}")
+        self.assertExact(self.ledger_bytes(), b"")
 
     def test_only_the_ledger_is_created(self):
         self.call("POST", "/v1/intents", GOOD, key="pay_c1")
         self.call("POST", "/v1/intents", b"{oops", key="pay_c2")
-        self.assertEqual(sorted(p.name for p in self.root.iterdir()), ["data"])
-        self.assertEqual(sorted(p.name for p in self.data_dir.iterdir()), ["intents.jsonl"])
+        self.assertExact(sorted(p.name for p in self.root.iterdir()), ["data"])
+        self.assertExact(sorted(p.name for p in self.data_dir.iterdir()), ["intents.jsonl"])
 
     def test_default_bind_is_loopback_8088(self):
         params = inspect.signature(app.make_server).parameters
-        self.assertEqual(params["host"].default, "127.0.0.1")
-        self.assertEqual(params["port"].default, 8088)
+        self.assertExact(params["host"].default, "127.0.0.1")
+        self.assertExact(params["port"].default, 8088)
 
     def test_standard_library_only(self):
         allowed = set(sys.stdlib_module_names) | {"intake"}
@@ -193,7 +209,7 @@ class ScopeTests(Harness):
                 for name in names:
                     if name.split(".")[0] not in allowed:
                         outside.append(f"{source.relative_to(ROOT)}: {name}")
-        self.assertEqual(outside, [], "imports outside the standard library")
+        self.assertExact(outside, [], "imports outside the standard library")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,21 @@ from intake import app
 GOOD = {"amount_cents": 2500, "currency": "USD"}
 
 
+def exact(value):
+    """`value` with the type of every leaf beside it, so 2500.0 or true never pass for 2500 or 1."""
+    if isinstance(value, dict):
+        return {key: exact(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [exact(item) for item in value]
+    return (type(value).__name__, value)
+
+
 class IntakeTests(unittest.TestCase):
+    def assertExact(self, actual, expected, msg=None):
+        """Equal, and of the same JSON types all the way down."""
+        self.assertEqual(actual, expected, msg)
+        self.assertEqual(exact(actual), exact(expected), msg)
+
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
@@ -58,17 +72,17 @@ class IntakeTests(unittest.TestCase):
         return [l for l in self.ledger.read_text(encoding="utf-8").splitlines() if l.strip()]
 
     def test_healthz(self):
-        self.assertEqual(self.call("GET", "/healthz"), (200, {"ok": True}))
+        self.assertExact(self.call("GET", "/healthz"), (200, {"ok": True}))
 
     def test_missing_key_is_400_and_writes_nothing(self):
         status, payload = self.call("POST", "/v1/intents", GOOD)
-        self.assertEqual((status, payload), (400, {"error": "missing_idempotency_key"}))
-        self.assertEqual(self.ledger_lines(), [])
+        self.assertExact((status, payload), (400, {"error": "missing_idempotency_key"}))
+        self.assertExact(self.ledger_lines(), [])
 
     def test_malformed_json_is_400_and_writes_nothing(self):
         status, payload = self.call("POST", "/v1/intents", b"{not json", key="k-bad")
-        self.assertEqual((status, payload), (400, {"error": "invalid_body"}))
-        self.assertEqual(self.ledger_lines(), [])
+        self.assertExact((status, payload), (400, {"error": "invalid_body"}))
+        self.assertExact(self.ledger_lines(), [])
 
     def test_schema_violations_are_400_and_write_nothing(self):
         bad_bodies = [
@@ -78,31 +92,31 @@ class IntakeTests(unittest.TestCase):
         ]
         for n, body in enumerate(bad_bodies):
             status, payload = self.call("POST", "/v1/intents", body, key=f"k-{n}")
-            self.assertEqual((status, payload), (400, {"error": "invalid_body"}), msg=body)
-        self.assertEqual(self.ledger_lines(), [])
+            self.assertExact((status, payload), (400, {"error": "invalid_body"}), msg=body)
+        self.assertExact(self.ledger_lines(), [])
 
     def test_first_post_is_201_and_appends_one_line(self):
         status, payload = self.call("POST", "/v1/intents", GOOD, key="pay_1")
-        self.assertEqual(status, 201)
-        self.assertEqual(payload, {"id": "pay_1", "amount_cents": 2500, "currency": "USD"})
+        self.assertExact(status, 201)
+        self.assertExact(payload, {"id": "pay_1", "amount_cents": 2500, "currency": "USD"})
         lines = self.ledger_lines()
-        self.assertEqual(len(lines), 1)
-        self.assertEqual(json.loads(lines[0]), payload)
+        self.assertExact(len(lines), 1)
+        self.assertExact(json.loads(lines[0]), payload)
 
     def test_replay_returns_original_without_appending(self):
         first = self.call("POST", "/v1/intents", GOOD, key="pay_2")
         again = self.call("POST", "/v1/intents", GOOD, key="pay_2")
-        self.assertEqual(first[0], 201)
-        self.assertEqual(again, (200, first[1]))
-        self.assertEqual(len(self.ledger_lines()), 1)
+        self.assertExact(first[0], 201)
+        self.assertExact(again, (200, first[1]))
+        self.assertExact(len(self.ledger_lines()), 1)
 
     def test_conflict_is_409_without_appending(self):
         self.call("POST", "/v1/intents", GOOD, key="pay_3")
         status, payload = self.call(
             "POST", "/v1/intents", {"amount_cents": 1, "currency": "USD"}, key="pay_3"
         )
-        self.assertEqual((status, payload), (409, {"error": "idempotency_conflict"}))
-        self.assertEqual(len(self.ledger_lines()), 1)
+        self.assertExact((status, payload), (409, {"error": "idempotency_conflict"}))
+        self.assertExact(len(self.ledger_lines()), 1)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,14 @@ def stamp(i: int) -> str:
     return f"2026-11-29T11:{i // 60:02d}:{i % 60:02d}Z"
 
 
+def checked(case: unittest.TestCase, labels):
+    """The labels as returned, once they are a plain list of plain strings (never a look-alike)."""
+    case.assertIs(type(labels), list, f"classify_text returned {type(labels).__name__}, not a list")
+    for label in labels:
+        case.assertIs(type(label), str, f"label {label!r} is not a str")
+    return labels
+
+
 def started(case: unittest.TestCase, **kwargs) -> FakeEndpoint:
     fake = FakeEndpoint(**kwargs).start()
     case.addCleanup(fake.stop)
@@ -21,7 +29,7 @@ def started(case: unittest.TestCase, **kwargs) -> FakeEndpoint:
 
 def biggest_body(case: unittest.TestCase, lines: list[str]) -> int:
     fake = started(case)
-    cl.classify_text("\n".join(lines) + "\n", fake.url)
+    checked(case, cl.classify_text("\n".join(lines) + "\n", fake.url))
     case.assertGreater(fake.calls, 0, "no request reached the endpoint")
     return max(len(body) for body in fake.bodies)
 
@@ -35,7 +43,7 @@ class TestHiddenPayload(unittest.TestCase):
 
     def test_a_huge_line_is_cut_before_it_is_sent(self):
         fake = started(self)
-        labels = cl.classify_text(f"{stamp(1)} payload " + "x" * 5000 + "\n", fake.url)
+        labels = checked(self, cl.classify_text(f"{stamp(1)} payload " + "x" * 5000 + "\n", fake.url))
         self.assertEqual(labels, ["INFO"])
         self.assertLess(max(len(body) for body in fake.bodies), 1000)
 
@@ -44,13 +52,13 @@ class TestHiddenCache(unittest.TestCase):
     def test_space_separated_timestamps_with_millis(self):
         fake = started(self)
         text = "\n".join(f"2026-11-29 10:02:{i:02d},{i * 37 % 1000:03d} retrying upload part 3" for i in range(15))
-        self.assertEqual(cl.classify_text(text, fake.url), ["WARN"] * 15)
+        self.assertEqual(checked(self, cl.classify_text(text, fake.url)), ["WARN"] * 15)
         self.assertEqual(fake.calls, 1)
 
     def test_eighty_stamped_repeats_cost_one_call(self):
         fake = started(self)
         text = "\n".join(f"{stamp(i)} healthcheck ok" for i in range(80))
-        self.assertEqual(cl.classify_text(text, fake.url), ["INFO"] * 80)
+        self.assertEqual(checked(self, cl.classify_text(text, fake.url)), ["INFO"] * 80)
         self.assertEqual(fake.calls, 1)
 
     def test_distinct_lines_keep_their_order_and_their_own_call(self):
@@ -58,13 +66,13 @@ class TestHiddenCache(unittest.TestCase):
         kinds = ["db connection refused", "gc pause slow", "request served", "token denied", "cron tick"]
         lines = [f"{stamp(i)} {kinds[i % 5]}" for i in range(20)]
         expected = ["ERROR", "WARN", "INFO", "ERROR", "INFO"] * 4
-        self.assertEqual(cl.classify_text("\n".join(lines), fake.url), expected)
+        self.assertEqual(checked(self, cl.classify_text("\n".join(lines), fake.url)), expected)
         self.assertEqual(fake.calls, 5)
 
     def test_blank_lines_are_skipped_not_labelled(self):
         fake = started(self)
         text = f"{stamp(1)} request served\n\n   \n{stamp(2)} disk failed\n"
-        self.assertEqual(cl.classify_text(text, fake.url), ["INFO", "ERROR"])
+        self.assertEqual(checked(self, cl.classify_text(text, fake.url)), ["INFO", "ERROR"])
 
 
 class TestHiddenFailure(unittest.TestCase):
@@ -78,6 +86,13 @@ class TestHiddenFailure(unittest.TestCase):
         with self.assertRaises(cl.ClassifierError):
             cl.classify_text(f"{stamp(1)} request served\n", fake.url)
 
+    def test_a_word_that_only_starts_like_a_label_is_not_one(self):
+        for reply in ("WARNING", "Informational.", "errors everywhere"):
+            with self.subTest(reply=reply):
+                fake = started(self, reply=reply)
+                with self.assertRaises(cl.ClassifierError):
+                    cl.classify_text(f"{stamp(1)} request served\n", fake.url)
+
     def test_garbage_instead_of_json_is_an_error(self):
         fake = started(self, raw=b"<html>upstream reset</html>")
         with self.assertRaises(cl.ClassifierError):
@@ -85,7 +100,7 @@ class TestHiddenFailure(unittest.TestCase):
 
     def test_case_and_punctuation_in_the_reply_are_forgiven(self):
         fake = started(self, reply=" warn.\n")
-        self.assertEqual(cl.classify_text(f"{stamp(1)} something odd\n", fake.url), ["WARN"])
+        self.assertEqual(checked(self, cl.classify_text(f"{stamp(1)} something odd\n", fake.url)), ["WARN"])
 
     def test_dead_endpoint_is_also_down_for_files(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -105,6 +120,7 @@ class TestHiddenMain(unittest.TestCase):
             out, err = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = cl.main([path, "--endpoint", endpoint])
+        self.assertIs(type(code), int, f"main() returned {code!r}, not an exit code")
         return code, out.getvalue(), err.getvalue()
 
     def test_success_prints_one_label_per_line_and_exits_zero(self):

@@ -13,6 +13,14 @@ def stamp(i: int) -> str:
     return f"2026-11-29T10:{i // 60:02d}:{i % 60:02d}Z"
 
 
+def checked(case: unittest.TestCase, labels):
+    """The labels as returned, once they are a plain list of plain strings (never a look-alike)."""
+    case.assertIs(type(labels), list, f"classify_text returned {type(labels).__name__}, not a list")
+    for label in labels:
+        case.assertIs(type(label), str, f"label {label!r} is not a str")
+    return labels
+
+
 class EndpointCase(unittest.TestCase):
     def setUp(self):
         self.fake = FakeEndpoint().start()
@@ -26,13 +34,13 @@ class TestLabels(EndpointCase):
             f"{stamp(2)} upstream slow: 900 ms",
             f"{stamp(3)} user 42 signed in",
         ]) + "\n"
-        self.assertEqual(cl.classify_text(text, self.fake.url), ["ERROR", "WARN", "INFO"])
+        self.assertEqual(checked(self, cl.classify_text(text, self.fake.url)), ["ERROR", "WARN", "INFO"])
 
 
 class TestPayload(EndpointCase):
     def test_requests_stay_small(self):
         lines = [f"{stamp(i)} worker {i:03d} finished batch {i * 7:04d} in 12 ms" for i in range(60)]
-        labels = cl.classify_text("\n".join(lines) + "\n", self.fake.url)
+        labels = checked(self, cl.classify_text("\n".join(lines) + "\n", self.fake.url))
         self.assertEqual(len(labels), 60)
         self.assertGreater(self.fake.calls, 0, "no request reached the endpoint")
         biggest = max(len(body) for body in self.fake.bodies)
@@ -42,12 +50,12 @@ class TestPayload(EndpointCase):
 class TestCache(EndpointCase):
     def test_identical_lines_pay_once(self):
         text = "\n".join(["kernel: eth0 link is up"] * 30) + "\n"
-        self.assertEqual(cl.classify_text(text, self.fake.url), ["INFO"] * 30)
+        self.assertEqual(checked(self, cl.classify_text(text, self.fake.url)), ["INFO"] * 30)
         self.assertEqual(self.fake.calls, 1, "30 identical lines should cost one model call")
 
     def test_timestamps_do_not_defeat_the_cache(self):
         text = "\n".join(f"{stamp(i)} cache miss for key users:1" for i in range(20)) + "\n"
-        self.assertEqual(cl.classify_text(text, self.fake.url), ["INFO"] * 20)
+        self.assertEqual(checked(self, cl.classify_text(text, self.fake.url)), ["INFO"] * 20)
         self.assertEqual(self.fake.calls, 1, "lines equal once the timestamp is gone should cost one call")
 
 
@@ -64,6 +72,7 @@ class TestFailure(unittest.TestCase):
             out, err = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = cl.main([path, "--endpoint", closed_port_url()])
+        self.assertIs(type(code), int, f"main() returned {code!r}, not an exit code")
         self.assertNotEqual(code, 0, "a dead endpoint must fail the run")
         self.assertNotIn("INFO", out.getvalue(), "a dead endpoint must not produce labels")
 

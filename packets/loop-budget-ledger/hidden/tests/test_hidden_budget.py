@@ -48,7 +48,7 @@ class TestCapsBeforeSpend(BudgetCase):
     def test_planner_is_asked_exactly_max_model_times(self):
         plan = ScriptedPlan(*asks("GET /health", 30))
         with serve() as (base, hits):
-            result = run(base, plan, self.budget(max_model=5))
+            result = self.outcome(run(base, plan, self.budget(max_model=5)))
         self.assertEqual(plan.calls, 5)
         self.assertEqual(result["reason"], "model calls")
 
@@ -80,7 +80,7 @@ class TestStreaks(BudgetCase):
 class TestDriver(BudgetCase):
     def test_dead_endpoint_stops_after_three_identical_failures(self):
         plan = ScriptedPlan(*asks("GET /health", 10))
-        result = run(closed_port_url(), plan, self.budget(max_identical=3))
+        result = self.outcome(run(closed_port_url(), plan, self.budget(max_identical=3)))
         self.assertEqual(result["status"], "gave-up")
         self.assertTrue(result["reason"].startswith("repeated error"), result["reason"])
         tools = [r for r in self.rows() if r["kind"] == "tool"]
@@ -93,7 +93,7 @@ class TestDriver(BudgetCase):
     def test_tool_cap_stops_the_driver(self):
         plan = ScriptedPlan(*asks("GET /items", 30))
         with serve() as (base, hits):
-            result = run(base, plan, self.budget(max_tool=5))
+            result = self.outcome(run(base, plan, self.budget(max_tool=5)))
         self.assertEqual((result["status"], result["reason"]), ("gave-up", "tool calls"))
         self.assertEqual(hits["GET /items"], 5)
         self.assertTrue(self.give_up.exists())
@@ -101,7 +101,7 @@ class TestDriver(BudgetCase):
     def test_unknown_route_is_a_dead_end_too(self):
         plan = ScriptedPlan(*asks("GET /admin", 3), *asks("GET /secret", 3))
         with serve() as (base, hits):
-            result = run(base, plan, self.budget())
+            result = self.outcome(run(base, plan, self.budget()))
         self.assertEqual((hits["GET /admin"], hits["GET /secret"]), (1, 1))
         self.assertEqual(result["tool_calls"], 2)
         self.assertEqual(result["status"], "done")
@@ -123,7 +123,7 @@ class TestDriver(BudgetCase):
             {"call": "GET /secret"},
         )
         with serve() as (base, hits):
-            result = run(base, plan, self.budget())
+            result = self.outcome(run(base, plan, self.budget()))
         tools = [r for r in self.rows() if r["kind"] == "tool"]
         self.assertEqual(len(tools), sum(hits.values()))
         post = [r for r in tools if r["name"] == "POST /items"][0]
@@ -136,7 +136,7 @@ class TestDriver(BudgetCase):
     def test_finished_run_leaves_no_give_up_note(self):
         plan = ScriptedPlan({"call": "GET /health"})
         with serve() as (base, hits):
-            result = run(base, plan, self.budget())
+            result = self.outcome(run(base, plan, self.budget()))
         self.assertEqual(result, {"status": "done", "reason": None, "model_calls": 2, "tool_calls": 1})
         self.assertFalse(self.give_up.exists())
 

@@ -49,6 +49,18 @@ class BudgetCase(unittest.TestCase):
     def budget(self, **caps):
         return LoopBudget(self.ledger, clock=self.clock, now=lambda: 1700000000.0, **caps)
 
+    def outcome(self, result):
+        """What run() returned, once it is a plain dict whose fields have plain types.
+
+        An object that compares equal to anything would otherwise pass every assertEqual.
+        """
+        self.assertIs(type(result), dict, f"run() returned {type(result).__name__}, not a dict")
+        self.assertIs(type(result.get("status")), str, f"status {result.get('status')!r}")
+        self.assertIn(type(result.get("reason")), (str, type(None)), f"reason {result.get('reason')!r}")
+        for field in ("model_calls", "tool_calls"):
+            self.assertIs(type(result.get(field)), int, f"{field} {result.get(field)!r}")
+        return result
+
     def rows(self):
         text = self.ledger.read_text(encoding="utf-8")
         return [json.loads(line) for line in text.splitlines() if line.strip()]

@@ -14,7 +14,7 @@ class TestRun(BudgetCase):
             {"call": "GET /items"},
         )
         with serve() as (base, hits):
-            result = run(base, plan, self.budget())
+            result = self.outcome(run(base, plan, self.budget()))
         self.assertEqual(result["status"], "done")
         self.assertEqual((result["model_calls"], result["tool_calls"]), (4, 3))
         self.assertEqual(hits["POST /items"], 1)
@@ -23,7 +23,7 @@ class TestRun(BudgetCase):
     def test_documented_404_is_requested_once(self):
         plan = ScriptedPlan(*asks("GET /secret", 5), {"call": "GET /health"})
         with serve() as (base, hits):
-            result = run(base, plan, self.budget())
+            result = self.outcome(run(base, plan, self.budget()))
         self.assertEqual(hits["GET /secret"], 1, "the server saw /secret more than once")
         self.assertEqual(len(self.named("GET /secret")), 1)
         self.assertEqual(hits["GET /health"], 1)
@@ -32,7 +32,7 @@ class TestRun(BudgetCase):
     def test_spent_budget_stops_cleanly_with_give_up_file(self):
         plan = ScriptedPlan(*asks("GET /secret", 40))
         with serve() as (base, hits):
-            result = run(base, plan, self.budget(max_model=4))
+            result = self.outcome(run(base, plan, self.budget(max_model=4)))
         self.assertEqual(result["status"], "gave-up")
         self.assertEqual(result["reason"], "model calls")
         self.assertTrue(self.give_up.exists(), "give_up.json next to the ledger")

@@ -113,7 +113,7 @@ class TestOrder(GateCase):
         self.assertFalse(gate.green_log.exists())
         gate.green()
         self.assertEqual(self.steps(gate), ["red", "model", "green"])
-        self.assertEqual([e["rc"] for e in gate.events() if e["step"] == "green"], [0])
+        self.assertEqual([(type(e["rc"]), e["rc"]) for e in self.journal(gate) if e["step"] == "green"], [(int, 0)])
 
     def test_journal_times_come_from_the_injected_clock(self):
         gate = self.make_gate(RED, GREEN)
@@ -121,13 +121,17 @@ class TestOrder(GateCase):
         self.write_prompt()
         gate.model()
         gate.green()
-        self.assertEqual([e["at"] for e in gate.events()], [1000.0, 1001.0, 1002.0])
+        times = [e["at"] for e in self.journal(gate)]
+        self.assertEqual([type(t) for t in times], [float] * 3, times)
+        self.assertEqual(times, [1000.0, 1001.0, 1002.0])
 
     def test_window_records_the_prompt_digest(self):
         gate = self.make_gate(RED)
         gate.red()
         prompt = self.write_prompt("Refunds are negative cents. Propose a minimal patch.\n")
         event = gate.model()
+        self.assertIs(type(event), dict)
+        self.assertIs(type(event.get("prompt_sha256")), str)
         self.assertEqual(event["prompt_sha256"], hashlib.sha256(prompt.read_bytes()).hexdigest())
 
 
@@ -139,6 +143,7 @@ class TestCommandLine(GateCase):
         self.addCleanup(os.chdir, previous)
         with contextlib.redirect_stderr(io.StringIO()) as err:
             code = main(["green"])
+        self.assertIs(type(code), int, f"main() returned {code!r}, not an exit code")
         self.assertNotEqual(code, 0, "a script reads the exit code: a refused step must not exit 0")
         self.assertIn("gate:", err.getvalue())
 
@@ -146,6 +151,7 @@ class TestCommandLine(GateCase):
         done = subprocess.CompletedProcess(args=[], returncode=1, stdout="", stderr="F\nFAILED (failures=1)\n")
         with patch("subprocess.run", return_value=done):
             code, output = run_tests()
+        self.assertEqual((type(code), type(output)), (int, str))
         self.assertEqual(code, 1)
         self.assertIn("FAILED (failures=1)", output, "unittest prints its report on stderr")
 

@@ -75,5 +75,19 @@ class GateCase(unittest.TestCase):
     def write_prompt(self, text="invoices.py wraps cents in abs(); refunds are negative.\n"):
         return self.write("prompt.txt", text)
 
+    def artifact(self, path):
+        """A log the gate returned, once it is a plain Path (not a look-alike with its own read_text)."""
+        self.assertIs(type(path), type(Path()), f"the gate returned {type(path).__name__}, not a Path")
+        return path
+
+    def journal(self, gate):
+        """gate.events(), once it is a plain list of plain dicts whose steps are plain strings."""
+        events = gate.events()
+        self.assertIs(type(events), list, f"events() returned {type(events).__name__}, not a list")
+        for event in events:
+            self.assertIs(type(event), dict, f"event {event!r} is not a dict")
+            self.assertIs(type(event.get("step")), str, f"step {event.get('step')!r} is not a str")
+        return events
+
     def steps(self, gate):
-        return [event["step"] for event in gate.events()]
+        return [event["step"] for event in self.journal(gate)]

@@ -7,7 +7,7 @@ from tests.gate_support import GREEN, GREEN_OUTPUT, RED, RED_OUTPUT, GateCase
 class TestRed(GateCase):
     def test_failing_run_is_captured(self):
         gate = self.make_gate(RED)
-        path = gate.red()
+        path = self.artifact(gate.red())
         self.assertEqual(path.read_text(encoding="utf-8"), RED_OUTPUT)
         self.assertEqual(self.steps(gate), ["red"])
 
@@ -49,7 +49,7 @@ class TestGreen(GateCase):
         gate.red()
         self.write_prompt()
         gate.model()
-        path = gate.green()
+        path = self.artifact(gate.green())
         self.assertEqual(path.read_text(encoding="utf-8"), GREEN_OUTPUT)
         self.assertEqual(self.steps(gate), ["red", "model", "green"])
 
