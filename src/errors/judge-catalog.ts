@@ -236,12 +236,12 @@ export const JudgeFindings = {
       `${file}:${line} declares a source encoding other than UTF-8 (${detail}). Python decodes the file that way, so what a reader and a pattern see is not what runs.`,
     hint: () => 'Save the file as UTF-8 and drop the coding line.',
   }),
-  ForeignTest: entry<{ id: string; problem: string }>({
+  ForeignTest: entry<{ ids: string[]; problem: string }>({
     code: 'PK438',
     name: 'ForeignTest',
     title: 'Tampered: a test runs code from outside the packet\'s tests',
     severity: 'error',
-    message: ({ id, problem }) => `The test ${id} ${problem}. The harness runs only test methods written in the packet's test files, so this one counts as failed and as tampering.`,
+    message: ({ ids, problem }) => `${count(ids, 'test')} ${problem} (${list(ids, 3)}). The harness runs only test methods written in the packet's test files, so these count as failed and as tampering.`,
     hint: () => 'Look for code under test that wraps or replaces test methods (a __build_class__ hook, a metaclass, a decorator).',
   }),
   OutputTruncated: entry<{ bytes: number }>({

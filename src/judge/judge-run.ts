@@ -5,7 +5,8 @@
  */
 import { changesOf } from './contract.ts';
 import { runHarness } from './harness/run.ts';
-import { judge, type Evidence, type JudgeRules, type Judgement } from './judge.ts';
+import { recordReport } from './harness/record.ts';
+import { canaryRunnerIds, judge, type Evidence, type JudgeRules, type Judgement } from './judge.ts';
 import { runTests, tail, type TestRunner } from './run-tests.ts';
 import { prepareWorkspace, protectedAfterRun, type PacketFiles, type PreparedWorkspace, type Submission } from './workspace.ts';
 
@@ -60,7 +61,8 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgedRun | { reject
         run,
         ...(record ? { record } : {}),
       };
-      return { judgement: judge(o.rules ?? o.files.rules, evidence), evidence, outputTail: tail(withoutCanaries(run.output, ws.canaries.map((c) => c.id))), durationMs: o.now() - t0 };
+      const shown = record ? `${tail(run.output)}\n${recordReport(record, canaryRunnerIds(evidence))}`.trim() : tail(withoutCanaries(run.output, ws.canaries.map((c) => c.id)));
+      return { judgement: judge(o.rules ?? o.files.rules, evidence), evidence, outputTail: record ? tail(shown, 30) : shown, durationMs: o.now() - t0 };
     } finally {
       await ws.dispose();
     }

@@ -20,7 +20,7 @@ import type { SandboxCap } from '../sandbox/types.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import type { Canary } from './canaries.ts';
 import { changesOf, compileForbid, contractFindings, type ContractRules } from './contract.ts';
-import type { HarnessRecord } from './harness/record.ts';
+import { recordReport, type HarnessRecord } from './harness/record.ts';
 import { finding, type Finding, type FindingKind } from './findings.ts';
 import { checkReceipts, type ReceiptRules } from './receipts.ts';
 import { findSignal } from './signals.ts';
@@ -291,7 +291,8 @@ export function recordFindings(record: HarnessRecord, run: RunEvidence): Finding
     seen.add(key);
     out.push(finding('tamper', JudgeFindings.IntrospectionRefused, { event: a.event, file: a.file, line: a.line, detail: a.detail }, { file: a.file, line: a.line }));
   }
-  for (const t of record.tests) if (t.foreign) out.push(finding('tamper', JudgeFindings.ForeignTest, { id: t.id, problem: t.message.replace(/^the test /, '') }));
+  const foreign = record.tests.filter((t) => t.foreign);
+  if (foreign.length) out.push(finding('tamper', JudgeFindings.ForeignTest, { ids: foreign.map((t) => t.id), problem: foreign[0]!.message.replace(/^the test /, '') }));
   if (record.screen) {
     for (const f of record.screen.findings) {
       if (f.primitive === 'coding-cookie') out.push(finding('tamper', JudgeFindings.CodingCookie, { file: f.file, line: f.line, detail: f.detail }, { file: f.file, line: f.line }));
@@ -367,6 +368,19 @@ export function staticFindings(rules: JudgeRules, e: StaticEvidence, output?: st
   return { findings, signals };
 }
 
+/** What output signals read: the report the kit made from the harness's record, then what the run printed. */
+export function signalOutput(e: Pick<Evidence, 'run' | 'record' | 'canaries'>): string {
+  if (!e.record) return e.run.output;
+  return `${recordReport(e.record, canaryRunnerIds(e))}\n${e.run.output}`;
+}
+
+/** The canaries' ids as the harness names them (`tests.test_a.TestX.test_y`), to leave them out of reports. */
+export function canaryRunnerIds(e: Pick<Evidence, 'record' | 'canaries'>): Set<string> {
+  const canaries = new Set(e.canaries.map((c) => c.id));
+  const files = [...new Set(e.canaries.map((c) => c.file))];
+  return new Set((e.record?.tests ?? []).filter((t) => canaries.has(canonicalTestId(t.id, files) ?? t.id)).map((t) => t.id));
+}
+
 /** Python loads compiled modules (`.pyc`, extension modules) without their source: the screen cannot read them. */
 function compiledCode(before: Evidence['before'], starter: Evidence['starter']): Finding[] {
   const out: Finding[] = [];
@@ -382,7 +396,7 @@ export function judge(rules: JudgeRules, e: Evidence): Judgement {
   const tests = analyseTests(e);
   const findings = [...tests.findings];
   for (const p of e.protectedAfter) findings.push(finding('tamper', JudgeFindings.ProtectedChangedDuringRun, p, { file: p.file }));
-  const statics = staticFindings(rules, e, e.run.error ? undefined : e.run.output);
+  const statics = staticFindings(rules, e, e.run.error ? undefined : signalOutput(e));
   findings.push(...statics.findings);
   findings.push(...forbidOverTokens(rules.contract, e.record, statics.findings));
   findings.push(...compiledCode(e.before, e.starter));

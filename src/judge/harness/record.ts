@@ -187,3 +187,35 @@ function take(record: HarnessRecord, e: Record<string, unknown>): void {
       return;
   }
 }
+
+/**
+ * The record as a runner's report, for people, models and the output signals to read: one
+ * `FAIL:`/`ERROR:` block per failing test in unittest's words (pytest ids as pytest prints them),
+ * then the count. Made by the kit from the sealed record, so nothing the code under test printed
+ * is in it but the failure messages, which the harness capped. `hide` drops the kit's canaries.
+ */
+export function recordReport(record: HarnessRecord, hide: ReadonlySet<string> = new Set()): string {
+  const out: string[] = [];
+  const shown = record.tests.filter((t) => !hide.has(t.id));
+  for (const m of record.modules) if (!m.ok) out.push(`ERROR: ${m.module} (unittest.loader._FailedTest.${m.module})`, indent(m.error ?? ''), '');
+  for (const t of shown) {
+    if (t.outcome !== 'failed' && t.outcome !== 'error' && t.outcome !== 'unexpected-success') continue;
+    const word = t.outcome === 'failed' ? 'FAIL' : t.outcome === 'error' ? 'ERROR' : 'UNEXPECTED SUCCESS';
+    const method = t.id.includes('::') ? t.id : t.id.split('.').at(-1)!;
+    out.push(t.id.includes('::') ? `${word === 'FAIL' ? 'FAILED' : word} ${t.id}` : `${word}: ${method} (${t.id})`, indent(t.message), '');
+  }
+  const failed = shown.filter((t) => t.outcome === 'failed').length;
+  const errors = shown.filter((t) => t.outcome === 'error').length + record.modules.filter((m) => !m.ok).length;
+  const skipped = shown.filter((t) => t.outcome === 'skipped').length;
+  const detail = [failed && `failures=${failed}`, errors && `errors=${errors}`, skipped && `skipped=${skipped}`].filter(Boolean).join(', ');
+  out.push('-'.repeat(70), `Ran ${shown.length} tests (the kit's harness record${record.complete ? '' : ', incomplete'})`, failed || errors ? `FAILED (${detail})` : skipped ? `OK (${detail})` : 'OK');
+  return out.join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => `    ${l}`)
+    .join('\n');
+}
