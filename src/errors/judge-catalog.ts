@@ -241,7 +241,7 @@ export const JudgeFindings = {
     name: 'ForeignTest',
     title: 'Tampered: a test runs code from outside the packet\'s tests',
     severity: 'error',
-    message: ({ ids, problem }) => `${count(ids, 'test')} ${problem} (${list(ids, 3)}). The harness runs only test methods written in the packet's test files, so these count as failed and as tampering.`,
+    message: ({ ids, problem }) => `The harness found ${count(ids, 'test')} whose method is not the packet's (${list(ids, 3)}): the first ${problem}. The harness runs only test methods written in the packet's test files, so these count as failed and as tampering.`,
     hint: () => 'Look for code under test that wraps or replaces test methods (a __build_class__ hook, a metaclass, a decorator).',
   }),
   OutputTruncated: entry<{ bytes: number }>({

@@ -11,7 +11,7 @@ import type { LimitFunction } from 'p-limit';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
 import { calibrationCard } from '../grade/scorecard.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
-import type { Judgement } from '../judge/judge.ts';
+import { signalOutput, type Judgement } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { compileSignal, describeSearch, findSignal, type SignalHit } from '../judge/signals.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
@@ -153,7 +153,7 @@ export function mutantCheck(mode: FailureMode, subject: Subject): CheckResult {
 function hitOf(mode: FailureMode, s: Subject): SignalHit | null | string {
   if ('rejected' in s.judged) return null;
   const e = s.judged.evidence;
-  return findSignal(mode, { before: e.before, starter: e.starter, output: e.run.error ? '' : e.run.output });
+  return findSignal(mode, { before: e.before, starter: e.starter, output: e.run.error ? '' : signalOutput(e) });
 }
 
 /** A mode's signal: matches its mutant, not the sample. */

@@ -48,7 +48,7 @@ beforeAll(async () => {
 
   // The table disagrees with the judge: the offered separators behave differently under the table's driver.
   await t.add('table-disagrees', {}, 'lab');
-  await t.edit('table-disagrees', 'assistant.mdx', '      slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")\n', '      slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")\n      slug = slug if "unittest" in __import__("sys").argv[0] else slug.upper()\n');
+  await t.edit('table-disagrees', 'assistant.mdx', '      slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")\n', '      slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")\n      import sys\n      slug = slug if "driver" not in sys.argv[0] else slug.upper()\n');
 
   // The rubric hires an answer that accepts everything as offered.
   await t.add('calibration', {}, 'lab');

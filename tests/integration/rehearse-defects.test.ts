@@ -190,12 +190,12 @@ describe('packet rehearse on planted defects', () => {
   it('keeps a forged OK line with a failing exit red', () => {
     expect(packet('forged-ok').status).toBe('fails-closed');
     const mutant = packet('forged-ok').checks.find((c) => c.id === 'mutant:accepts-garbage')!;
-    // The only summary in the output is the forged one: 6 ran, OK. Only the exit code says red.
-    expect(mutant.tests).toMatchObject({ ran: 6, failed: 0, errors: 0, exitCode: 1 });
+    // The only summary in the output is the forged one (6 ran, OK), and the judge does not read it:
+    // the harness's record ends at the exit, before any test ran.
+    expect(mutant.tests).toMatchObject({ ran: null, failed: 0, errors: 0, exitCode: 1 });
     expect(mutant.ok).toBe(true);
     expect(mutant.actual).toMatch(/^killed/);
-    // The kit's canaries were never reported: the forged summary is named as tampering.
-    expect(mutant.findings!.map((f) => f.code)).toContain('PK420');
+    expect(mutant.findings!.map((f) => f.code)).toEqual(expect.arrayContaining(['PK433', 'PK413']));
   });
 
   it('runs the packet\'s own tests when a sample edits a protected test', () => {

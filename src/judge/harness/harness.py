@@ -658,7 +658,7 @@ def _harness(manifest, key, record_fd, screen_source):
             'ms': _round((_clock() - t0) * 1000, 2),
         })
     current[0] = None
-    failed = _len([1 for r in results if r != 'passed' and r != 'expected-failure'])
+    failed = _len([1 for r in results if r != 'passed' and r != 'expected-failure']) + _len(manifest['tests']) - _len(modules)
     send('done', {'tests': _len(cases), 'blocked': _len(blocked)})
     closed[0] = True
     try:

@@ -1,0 +1,232 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
+import type { HarnessRecord } from '../../src/judge/harness/record.ts';
+import { useSandbox } from '../support/sandbox-harness.ts';
+
+/**
+ * The harness as unittest's stand-in, run for real in bubblewrap on small workspaces: what it
+ * must run as unittest would (fixtures, subTests, skips, cleanups, mock.patch of the code under
+ * test) and what it must refuse. The attacks on shipped packets are in harness-attacks.test.ts.
+ */
+const h = useSandbox('harness', 20_000);
+
+function workspace(files: Record<string, string>): string {
+  const dir = h.tempDir('ws');
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+/** Lay `disk` out, hand `tests` to the harness from memory, screen `screen`. */
+async function harness(disk: Record<string, string>, tests: Record<string, string>, extra: Partial<HarnessPlan> = {}): Promise<HarnessRecord & { output: string; exitCode: number | null }> {
+  const dir = workspace({ 'tests/__init__.py': '', 'src/__init__.py': '', ...disk });
+  const plan: HarnessPlan = {
+    style: 'unittest',
+    command: 'python3 -m unittest discover -s tests -t . -q',
+    tests: Object.entries(tests).map(([file, source]) => ({ file, source })),
+    trusted: ['tests/__init__.py', ...Object.keys(tests)],
+    screen: [],
+    allow: [],
+    ...extra,
+  };
+  const { run, record } = await runHarness({ sandbox: h.bwrap, mounts: h.python.mounts, timeoutMs: 20_000 }, dir, plan, ['tests']);
+  if (run.error) throw new Error(run.error);
+  return { ...record, output: run.output, exitCode: run.exitCode };
+}
+
+const outcomes = (r: HarnessRecord) => Object.fromEntries(r.tests.map((t) => [t.id.split('.').slice(-2).join('.'), t.outcome]));
+
+describe('the harness runs unittest tests as unittest would', () => {
+  it('records each test once, a test with failing subTests as one failure, and seals the whole record', async () => {
+    const r = await harness(
+      { 'src/calc.py': 'def double(x):\n    return x * 2\n' },
+      {
+        'tests/test_calc.py': [
+          'import unittest',
+          'from unittest import mock',
+          'from src import calc',
+          '',
+          'def setUpModule():',
+          '    calc.SEEN = ["module"]',
+          '',
+          'class TestCalc(unittest.TestCase):',
+          '    @classmethod',
+          '    def setUpClass(cls):',
+          '        cls.base = 2',
+          '    def setUp(self):',
+          '        self.cleaned = []',
+          '        self.addCleanup(self.cleaned.append, "x")',
+          '    def test_double(self):',
+          '        self.assertEqual(calc.double(self.base), 4)',
+          '        self.assertEqual(calc.SEEN, ["module"])',
+          '    def test_sub(self):',
+          '        for i in range(4):',
+          '            with self.subTest(i=i):',
+          '                self.assertEqual(calc.double(i), 2)',
+          '    def test_mock_patch(self):',
+          '        with mock.patch.object(calc, "double", return_value=99):',
+          '            self.assertEqual(calc.double(1), 99)',
+          '        self.assertEqual(calc.double(1), 2)',
+          '    @mock.patch("src.calc.double", return_value=7)',
+          '    def test_mock_decorator(self, fake):',
+          '        self.assertEqual(calc.double(1), 7)',
+          '    @unittest.skip("not today")',
+          '    def test_skipped(self):',
+          '        self.fail("ran")',
+          '    @unittest.expectedFailure',
+          '    def test_known_bug(self):',
+          '        self.assertEqual(1, 2)',
+          '    def test_raises(self):',
+          '        with self.assertRaises(ZeroDivisionError):',
+          '            1 / 0',
+          '    def test_error(self):',
+          '        {}["missing"]',
+          '',
+          'class TestBrokenClass(unittest.TestCase):',
+          '    @classmethod',
+          '    def setUpClass(cls):',
+          '        raise RuntimeError("no fixture")',
+          '    def test_never(self):',
+          '        pass',
+          '',
+        ].join('\n'),
+      },
+    );
+    expect(r.problems).toEqual([]);
+    expect(r.complete).toBe(true);
+    expect(outcomes(r)).toEqual({
+      'TestCalc.test_double': 'passed',
+      'TestCalc.test_sub': 'failed',
+      'TestCalc.test_mock_patch': 'passed',
+      'TestCalc.test_mock_decorator': 'passed',
+      'TestCalc.test_skipped': 'skipped',
+      'TestCalc.test_known_bug': 'expected-failure',
+      'TestCalc.test_raises': 'passed',
+      'TestCalc.test_error': 'error',
+      'TestBrokenClass.test_never': 'error',
+    });
+    const sub = r.tests.find((t) => t.id.endsWith('test_sub'))!;
+    expect(sub.subtestsFailed).toBe(3);
+    expect(r.tests.find((t) => t.id.endsWith('test_never'))!.message).toContain('setUpClass: RuntimeError: no fixture');
+    expect(r.integrity).toEqual([]);
+    expect(r.audit).toEqual([]);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('keeps a test module the candidate cannot read off the disk, and names a module that does not import', async () => {
+    const r = await harness(
+      { 'src/peek.py': 'import os\ndef files():\n    return sorted(os.listdir("tests"))\n' },
+      {
+        'tests/test_hidden_peek.py': 'import unittest\nfrom src.peek import files\nclass TestPeek(unittest.TestCase):\n    def test_not_on_disk(self):\n        self.assertEqual(files(), ["__init__.py"])\n',
+        'tests/test_broken.py': 'import unittest\nfrom src.missing import nothing\n',
+      },
+    );
+    expect(outcomes(r)).toEqual({ 'TestPeek.test_not_on_disk': 'passed' });
+    expect(r.modules.find((m) => m.file === 'tests/test_broken.py')).toMatchObject({ ok: false, error: expect.stringContaining("ModuleNotFoundError: No module named 'src.missing'") });
+  });
+});
+
+describe('the harness refuses what reaches for the tests', () => {
+  const test = { 'tests/test_calc.py': 'import unittest\nfrom src.calc import double\nclass TestCalc(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(2), 4)\n' };
+
+  it('decides outcomes with its own copies when TestCase is patched, and names the patch', async () => {
+    const r = await harness({ 'src/calc.py': 'import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\nunittest.TestCase.failureException = unittest.case._ShouldStop\ndef double(x):\n    return 0\n' }, test);
+    expect(outcomes(r)).toEqual({ 'TestCalc.test_double': 'failed' });
+    expect(r.integrity[0]!.problems).toEqual(expect.arrayContaining(['unittest.case.TestCase.assertEqual was replaced', 'unittest.case.TestCase.failureException was replaced']));
+  });
+
+  it('refuses frames, gc, tracers and code objects to code under test, at its line', async () => {
+    const r = await harness(
+      {
+        'src/calc.py': [
+          'import sys, gc',
+          'def attempt(fn):',
+          '    try:',
+          '        fn()',
+          '    except RuntimeError:',
+          '        pass',
+          'def double(x):',
+          '    attempt(lambda: sys._getframe(1))',
+          '    attempt(lambda: gc.get_objects())',
+          '    attempt(lambda: sys.settrace(None))',
+          '    attempt(lambda: double.__code__)',
+          '    attempt(lambda: open("/proc/self/mem", "rb"))',
+          '    return x * 2',
+          '',
+        ].join('\n'),
+      },
+      test,
+    );
+    expect(outcomes(r)).toEqual({ 'TestCalc.test_double': 'passed' });
+    expect(r.audit.map((a) => [a.event, a.file, a.line])).toEqual([
+      ['sys._getframe', 'src/calc.py', 8],
+      ['gc.get_objects', 'src/calc.py', 9],
+      ['sys.settrace', 'src/calc.py', 10],
+      ['reading .__code__', 'src/calc.py', 11],
+      ['open', 'src/calc.py', 12],
+    ]);
+  });
+
+  it('leaves the standard library its own frames (namedtuple, logging, traceback) in code under test', async () => {
+    const r = await harness(
+      {
+        'src/calc.py': [
+          'import collections, logging, traceback, dataclasses',
+          'Pair = collections.namedtuple("Pair", "a b")',
+          '@dataclasses.dataclass',
+          'class Box:',
+          '    v: int',
+          'log = logging.getLogger(__name__)',
+          'def double(x):',
+          '    log.warning("doubling %s", x)',
+          '    try:',
+          '        raise ValueError("x")',
+          '    except ValueError:',
+          '        traceback.format_exc()',
+          '        log.exception("caught")',
+          '    return Box(Pair(x, x).a * 2).v',
+          '',
+        ].join('\n'),
+      },
+      test,
+    );
+    expect(outcomes(r)).toEqual({ 'TestCalc.test_double': 'passed' });
+    expect(r.audit).toEqual([]);
+    expect(r.integrity).toEqual([]);
+  });
+
+  it('fails a test method that is not the packet\'s code (a __build_class__ hook)', async () => {
+    const r = await harness(
+      {
+        'src/calc.py': [
+          'import builtins',
+          '_real = builtins.__build_class__',
+          'def _hook(func, name, *bases, **kw):',
+          '    cls = _real(func, name, *bases, **kw)',
+          '    for k, v in list(vars(cls).items()):',
+          '        if k.startswith("test"):',
+          '            setattr(cls, k, lambda self: None)',
+          '    return cls',
+          'builtins.__build_class__ = _hook',
+          'def double(x):',
+          '    return 0',
+          '',
+        ].join('\n'),
+      },
+      test,
+    );
+    expect(r.tests[0]).toMatchObject({ outcome: 'error', foreign: true });
+    expect(r.integrity[0]!.problems).toContain('builtins.__build_class__ was replaced');
+  });
+
+  it('ends the record early when the code under test exits the process, so nothing counts', async () => {
+    const r = await harness({ 'src/calc.py': 'import os\ndef double(x):\n    os._exit(0)\n' }, test);
+    expect(r.complete).toBe(false);
+    expect(r.problems).toEqual(['the record ends before the harness finished (the process died or was stopped)']);
+    expect(r.exitCode).toBe(0);
+  });
+});
