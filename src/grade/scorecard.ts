@@ -138,8 +138,12 @@ export interface Scorecard {
   /** False when the submission was refused at intake. */
   graded: boolean;
   verdict: Verdict | 'REFUSED';
-  /** The test run; null when nothing ran. */
+  /**
+   * The test run; null when nothing ran. The failing ids are the runner's words (code under test
+   * can print such lines too): each cut at 200 characters, 50 to a list, then "… N more".
+   */
   tests: (TestCounts & { failingVisible: string[]; failingHidden: string[]; expected: { visible: number; hidden: number }; description: string }) | null;
+  /** Every finding; a message that quotes the submission (file names, test ids, lines) is cut at 2,000 characters, a file at 200. */
   findings: Finding[];
   rows: CardRow[];
   decision: DecisionSoFar;

@@ -1,5 +1,4 @@
-import { mkdir, readFile, readdir } from 'node:fs/promises';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +67,7 @@ beforeAll(async () => {
   const sample = await readFile(path.join(dir, 'sample/src/duration.py'), 'utf8');
   const subs = path.join(t.root, 'subs');
   await mkdir(subs);
-  // yazl, like every zip tool, writes a name as it is given: the hostile spelling reaches the archive.
+  // yazl writes a name as it is given, so the hostile spelling reaches the archive.
   await zipOf(path.join(subs, 'overlay.zip'), { 'scaffold-0.1.0/src/duration.py': sample, 'scaffold-0.1.0/src//duration.py': 'def parse_duration(text):\n    return 0\n' });
   await zipOf(path.join(subs, 'spelled.zip'), { 'scaffold-0.1.0/src//duration.py': sample });
   await zipOf(path.join(subs, `${FORMULA}.zip`), {
