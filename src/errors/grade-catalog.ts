@@ -34,12 +34,12 @@ export const GradeErrors = {
     message: ({ path, kind }) => `The archive holds "${path}", which is ${kind}. Only plain files and folders are accepted; the submission was not graded.`,
     hint: () => 'Ask for an archive of plain files only.',
   }),
-  ArchiveDuplicateName: entry<{ path: string; other: string }>({
+  ArchiveDuplicateName: entry<{ path: string; other: string; same: string }>({
     code: 'PK505',
     name: 'ArchiveDuplicateName',
     title: 'An archive names a file twice',
     severity: 'error',
-    message: ({ path, other }) => `The archive holds "${path}" and "${other}", the same name${path === other ? '' : ' once case is ignored'}. Which one counts would depend on the machine; the submission was not graded.`,
+    message: ({ path, other, same }) => `The archive holds "${path}" and "${other}", the same name ${same}. Which one counts would depend on the machine; the submission was not graded.`,
     hint: () => 'Ask for an archive in which every path appears once.',
   }),
   ArchiveEncrypted: entry<{ path: string }>({
@@ -97,6 +97,15 @@ export const GradeErrors = {
     severity: 'warning',
     message: () => 'The submission holds no README.md from the packet\'s zip, so it names no packet version or digest. It was graded against the current packet.',
     hint: () => 'Ask candidates to send the whole folder of the zip back, README.md included.',
+  }),
+  ArchivePathNotNormal: entry<{ path: string; normal: string; reason: string }>({
+    code: 'PK513',
+    name: 'ArchivePathNotNormal',
+    title: 'An archive entry names its file in a roundabout way',
+    severity: 'error',
+    message: ({ path, normal, reason }) =>
+      `The archive holds the entry "${path}", which ${reason}. Read as a path it is "${normal}", so it could pass for another file, be laid over it or slip past the allowed paths under a name the checks never saw. Nothing was extracted and the submission was not graded.`,
+    hint: () => 'Ask for an archive made with zip -r or tar czf from inside the working folder; every name is written once, with single slashes, no "." segments and composed (NFC) Unicode.',
   }),
   ReceiptsMissing: entry<{ file: string }>({
     code: 'PK520',

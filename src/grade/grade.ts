@@ -15,6 +15,7 @@ import { staticFindings } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
 import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
+import { csvCell } from './candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
 import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from './scorecard.ts';
 
@@ -103,12 +104,7 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   await rename(tmp, file);
 }
 
-function csvCell(v: string | number | boolean | null): string {
-  const s = v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** summary.csv: one row per submission. */
+/** summary.csv: one row per submission, every cell through `csvCell` so no name opens as a formula. */
 export function summaryCsv(summary: GradeSummary): string {
   const head = ['name', 'sha256', 'graded', 'verdict', 'tests', 'errors', 'warnings', 'codes', 'auto_points', 'max_points', 'decision', 'scorecard'];
   const lines = summary.rows.map((r) => [r.name, r.sha256, r.graded, r.verdict, r.tests, r.errors, r.warnings, r.codes.join(' '), r.autoPoints, r.maxPoints, r.decision, r.card].map(csvCell).join(','));

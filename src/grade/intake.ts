@@ -2,10 +2,11 @@
  * Safe intake of what a candidate sends back: a zip (yauzl), a tar.gz (node-tar's parser) or a
  * folder. Nothing is extracted to disk: entries are read into memory under caps on their count,
  * their total and single size and their compression ratio, counted while streaming so a bomb
- * stops early. Paths that climb out or are absolute, links, devices, duplicate names (also
- * case-folded) and encrypted entries refuse the whole submission with a coded finding. One
- * folder at the root (`<id>-<version>/`) is stripped; caches and the kit's own files are set
- * aside.
+ * stops early. Paths that climb out or are absolute, paths not in their one normal spelling
+ * (`src//x.py`, `src/./x.py`, decomposed Unicode), links, devices, duplicate names (also
+ * case-folded and normalised) and encrypted entries refuse the whole submission with a coded
+ * finding. One folder at the root (`<id>-<version>/`) is stripped; caches and the kit's own
+ * files are set aside.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -84,22 +85,63 @@ export function unsafePathReason(p: string): string | null {
   return null;
 }
 
+/**
+ * The one spelling of a path: no empty segments (`src//x.py`), no `.` segments (`src/./x.py`),
+ * Unicode in normal form C (`cafe\u0301.py` is `café.py`). A file system, `path.join` or a
+ * glob reads the other spellings as this one, so a name that is not already in this form is
+ * refused rather than silently read as another file.
+ */
+export function normalPath(p: string): string {
+  return p
+    .split('/')
+    .filter((s) => s !== '' && s !== '.')
+    .join('/')
+    .normalize('NFC');
+}
+
+/** Why `p` is not its own normal form, or null when it is. */
+export function notNormalReason(p: string): string | null {
+  const segments = p.split('/');
+  if (segments.includes('')) return 'holds an empty segment ("//" or a "/" at an end)';
+  if (segments.includes('.')) return 'holds a "." segment';
+  if (p.normalize('NFC') !== p) {
+    const marks = [...new Set([...p].filter((ch) => /\p{M}/u.test(ch)).map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`))];
+    return `is not in Unicode normal form C: it spells a letter as a base and a combining mark${marks.length ? ` (${marks.join(', ')})` : ''}, so it looks like "${p.normalize('NFC')}" and is another name`;
+  }
+  return null;
+}
+
+/** The key two names share when one file system or glob could take one for the other. */
+const sameFileKey = (p: string) => normalPath(p).toLowerCase();
+
 /** Collects entries under the caps, refusing on the first problem. */
 function collector(limits: IntakeLimits) {
   const entries = new Map<string, Buffer>();
   const folded = new Map<string, string>();
   let count = 0;
   let total = 0;
+  const duplicate = (p: string, other: string) =>
+    finding('intake', GradeErrors.ArchiveDuplicateName, { path: p, other, same: p === other ? 'spelled the same' : normalPath(p) === normalPath(other) ? 'once "//", "." segments and Unicode composition are read as a file system reads them' : 'once case is ignored' });
   return {
     entries,
-    /** Count one entry of any kind and check its name. Returns the normalised path; '' for the archive's own root (`./`). */
+    /**
+     * Count one entry of any kind and check its name. Returns the path; '' for the archive's own
+     * root (`./`). The archive's own conventions (a folder's trailing "/", the leading "./" of a
+     * tar made from inside the folder) are taken off; any other spelling that is not the path's
+     * normal form refuses the submission, as a duplicate when it names a file already read.
+     */
     name(raw: string): string {
       if (++count > limits.maxEntries) refuse(finding('intake', GradeErrors.ArchiveTooManyEntries, { limit: limits.maxEntries }));
-      const p = raw.replace(/\/+$/, '').split('/').filter((part, i) => !(part === '.' && i === 0)).join('/');
+      const p = raw.replace(/\/$/, '').replace(/^\.(\/|$)/, '');
       if (p === '' && raw.startsWith('.')) return '';
       const why = unsafePathReason(p);
       if (why) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, { path: raw, reason: why }));
-      if (p.split('/').includes('.')) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, { path: raw, reason: 'holds a "." segment' }));
+      const notNormal = notNormalReason(p);
+      if (notNormal) {
+        const other = folded.get(sameFileKey(p));
+        if (other !== undefined) refuse(duplicate(raw, other));
+        refuse(finding('intake', GradeErrors.ArchivePathNotNormal, { path: raw, normal: normalPath(p), reason: notNormal }));
+      }
       return p;
     },
     /** Check a file's declared size before reading it. */
@@ -115,11 +157,14 @@ function collector(limits: IntakeLimits) {
       if (soFar > limits.maxEntryBytes) refuse(finding('intake', GradeErrors.ArchiveTooLarge, { limit: limits.maxEntryBytes, what: `"${p}"` }));
       if (total > limits.maxTotalBytes) refuse(finding('intake', GradeErrors.ArchiveTooLarge, { limit: limits.maxTotalBytes, what: 'The submission' }));
     },
-    add(p: string, data: Buffer): void {
-      const key = p.toLowerCase();
+    /** Claim a file's name as soon as the entry is known to be a file, before its bytes are read, so a later spelling of it is a duplicate whatever the order the bytes arrive in. */
+    claim(p: string): void {
+      const key = sameFileKey(p);
       const other = folded.get(key);
-      if (other !== undefined) refuse(finding('intake', GradeErrors.ArchiveDuplicateName, { path: p, other }));
+      if (other !== undefined) refuse(duplicate(p, other));
       folded.set(key, p);
+    },
+    add(p: string, data: Buffer): void {
       entries.set(p, data);
     },
   };
@@ -158,6 +203,7 @@ async function readZip(file: string, limits: IntakeLimits): Promise<Map<string, 
           if (type === 0o120000) refuse(finding('intake', GradeErrors.ArchiveLink, { path: p, link: 'a symlink' }));
           if (type !== 0 && type !== 0o100000 && type !== 0o040000) refuse(finding('intake', GradeErrors.ArchiveSpecialFile, { path: p, kind: modeKinds[type] ?? 'not a regular file' }));
           if (type === 0o040000) return zip.readEntry();
+          c.claim(p);
           c.declare(p, entry.uncompressedSize, entry.compressedSize);
           const stream = await new Promise<Readable>((res, rej) => zip.openReadStream(entry, (err, s) => (err ? rej(err) : res(s!))));
           c.add(p, await readStream(stream, p, c));
@@ -195,6 +241,7 @@ async function readTarGz(file: string, limits: IntakeLimits): Promise<Map<string
           if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
             refuse(finding('intake', GradeErrors.ArchiveSpecialFile, { path: p, kind: { CharacterDevice: 'a character device', BlockDevice: 'a block device', FIFO: 'a FIFO' }[entry.type as string] ?? `a ${entry.type} entry` }));
           }
+          c.claim(p);
           c.declare(p, entry.size);
           pending.push(readStream(entry as unknown as Readable, p, c).then((data) => c.add(p, data)).catch(fail));
         } catch (err) {
@@ -222,6 +269,7 @@ async function readFolder(dir: string, limits: IntakeLimits): Promise<Map<string
   for (const [rel, entry] of files) {
     const p = c.name(rel);
     if (Buffer.isBuffer(entry)) {
+      c.claim(p);
       c.bytes(p, entry.length, entry.length);
       c.add(p, entry);
       continue;

@@ -9,6 +9,7 @@ import { autoEvidence, autoRowHolds, type AutoEvidence } from '../judge/auto-row
 import type { Finding } from '../judge/findings.ts';
 import { verdictOf, type Judgement, type TestCounts, type Verdict } from '../judge/judge.ts';
 import { failureModes, type Packet } from '../packets/packet.ts';
+import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText } from './candidate-text.ts';
 import { decide, type Decision } from './score.ts';
 
 import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
@@ -137,8 +138,12 @@ export interface Scorecard {
   /** False when the submission was refused at intake. */
   graded: boolean;
   verdict: Verdict | 'REFUSED';
-  /** The test run; null when nothing ran. */
+  /**
+   * The test run; null when nothing ran. The failing ids are the runner's words (code under test
+   * can print such lines too): each cut at 200 characters, 50 to a list, then "… N more".
+   */
   tests: (TestCounts & { failingVisible: string[]; failingHidden: string[]; expected: { visible: number; hidden: number }; description: string }) | null;
+  /** Every finding; a message that quotes the submission (file names, test ids, lines) is cut at 2,000 characters, a file at 200. */
   findings: Finding[];
   rows: CardRow[];
   decision: DecisionSoFar;
@@ -174,8 +179,34 @@ export interface CardInput {
   extra: readonly Finding[];
 }
 
-/** Build a scorecard. */
-export function buildScorecard(i: CardInput): Scorecard {
+/** A finding as a card keeps it: its message and place cut, since both may quote the submission. */
+function cappedFinding(f: Finding): Finding {
+  return { ...f, message: capLine(f.message, CANDIDATE_TEXT_LIMITS.sentence), hint: capLine(f.hint, CANDIDATE_TEXT_LIMITS.sentence), ...(f.file !== undefined ? { file: capLine(f.file) } : {}) };
+}
+
+/** A judgement as a card keeps it: every text its run or files gave it cut (see candidate-text.ts). */
+function cappedJudgement(j: Judgement): Judgement {
+  return {
+    ...j,
+    findings: j.findings.map(cappedFinding),
+    tests: { ...j.tests, failing: capList(j.tests.failing) },
+    failing: { visible: capList(j.failing.visible), hidden: capList(j.failing.hidden) },
+    description: capLine(j.description, CANDIDATE_TEXT_LIMITS.sentence),
+  };
+}
+
+/**
+ * Build a scorecard. What the submission wrote (test ids its runner printed, file names, lines
+ * quoted in findings, the version its README names) is cut to the limits of candidate-text.ts,
+ * so no card carries a line of megabytes; the writers escape it for their medium.
+ */
+export function buildScorecard(input: CardInput): Scorecard {
+  const i: CardInput = {
+    ...input,
+    judgement: input.judgement && cappedJudgement(input.judgement),
+    extra: input.extra.map(cappedFinding),
+    submission: { ...input.submission, dropped: capList(input.submission.dropped), stated: { version: input.submission.stated.version === null ? null : capLine(input.submission.stated.version), digest: input.submission.stated.digest } },
+  };
   const j = i.judgement;
   const findings = [...(j?.findings ?? []), ...i.extra];
   // Stryker disable next-line ArrayDeclaration: equivalent; a made-up mode id caps no row.
@@ -205,32 +236,40 @@ export function calibrationCard(packet: Pick<Packet, 'rubric' | 'failures'>, j: 
   return { rows, decision: decide(packet.rubric.data, Object.fromEntries(rows.map((r) => [r.id, r.score ?? 0]))) };
 }
 
-const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** The packet's own text in a table cell: its Markdown kept, a `|` or newline kept out of the table. */
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** scorecard.md: the card in a minute's reading. */
+/**
+ * scorecard.md: the card in a minute's reading. Everything the submission wrote is escaped (it
+ * reads as text, never as the card's own bold, headings, rows or links) and what is only the
+ * runner's or the submission's word is labelled as such.
+ */
 export function scorecardMarkdown(c: Scorecard): string {
   const out: string[] = [];
-  out.push(`# ${c.packet.id} ${c.packet.version}: ${c.submission.name}`, '');
+  const md = markdownCandidate;
+  out.push(`# ${c.packet.id} ${c.packet.version}: ${markdownText(c.submission.name)}`, '');
   out.push(`**${c.verdict}**, decision so far: **${c.decision.state}** (${c.decision.reason}).`, '');
-  out.push(`- Submission: \`${c.submission.source}\` (${c.submission.kind}, sha256 \`${c.submission.sha256 ?? 'unknown'}\`)`);
+  out.push(`- Submission: ${md(c.submission.source, CANDIDATE_TEXT_LIMITS.sentence)} (${c.submission.kind}, sha256 \`${c.submission.sha256 ?? 'unknown'}\`)`);
   out.push(`- Packet digest: \`${c.packet.digest}\`${c.submission.stated.digest && c.submission.stated.digest !== c.packet.digest ? ` (the submission names \`${c.submission.stated.digest}\`)` : ''}`);
+  if (c.submission.stated.version !== null && c.submission.stated.version !== c.packet.version) out.push(`- The submission's README names version ${md(c.submission.stated.version)} (${CANDIDATE_LABEL})`);
   out.push(`- Graded ${c.date} by packet-kit ${c.kit.version}${c.sandbox ? ` in ${c.sandbox}` : ''}`);
-  if (c.tests) out.push(`- Tests: ${c.tests.description}; expected ${c.tests.expected.visible} visible and ${c.tests.expected.hidden} held-out`);
+  if (c.tests) out.push(`- Tests: ${markdownText(c.tests.description)}; expected ${c.tests.expected.visible} visible and ${c.tests.expected.hidden} held-out`);
+  if (c.submission.dropped.length) out.push(`- Set aside (caches, version control): ${c.submission.dropped.map((p) => md(p)).join(', ')}`);
   out.push('', '| row | score | evidence |', '|---|---|---|');
   for (const r of c.rows) {
-    const score = r.score === null ? `__ / ${r.cap ? `${r.cap.max} (capped by ${r.cap.mode})` : r.max}` : `${r.score} / ${r.max}`;
-    out.push(`| ${esc(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${esc(r.evidence ?? r.criterion)} |`);
+    const score = r.score === null ? `__ / ${r.cap ? `${r.cap.max} (capped by ${cell(r.cap.mode)})` : r.max}` : `${r.score} / ${r.max}`;
+    out.push(`| ${cell(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${r.evidence === null ? cell(r.criterion) : markdownText(r.evidence)} |`);
   }
   out.push('');
   if (c.findings.length) {
-    out.push('## Findings', '');
-    for (const f of c.findings) out.push(`- ${f.severity === 'warning' ? 'warning ' : ''}**${f.code}** ${f.file ? `\`${f.file}${f.line ? `:${f.line}` : ''}\` ` : ''}${f.message} _Hint: ${f.hint}_`);
+    out.push('## Findings', '', 'The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut.', '');
+    for (const f of c.findings) out.push(`- ${f.severity === 'warning' ? 'warning ' : ''}**${f.code}** ${f.file ? `${md(`${capLine(f.file)}${f.line ? `:${f.line}` : ''}`, Infinity)} ` : ''}${markdownText(f.message)} _Hint: ${markdownText(f.hint)}_`);
     out.push('');
   } else out.push('No findings.', '');
   if (c.tests?.failingVisible.length || c.tests?.failingHidden.length) {
-    out.push('## Failing tests', '');
-    for (const t of c.tests.failingVisible) out.push(`- visible: \`${t}\``);
-    for (const t of c.tests.failingHidden) out.push(`- held-out: \`${t}\``);
+    out.push('## Failing tests', '', `As the test runner printed them (${CANDIDATE_LABEL}: code under test can print these lines too):`, '');
+    for (const t of c.tests.failingVisible) out.push(`> - visible: ${md(t)}`);
+    for (const t of c.tests.failingHidden) out.push(`> - held-out: ${md(t)}`);
     out.push('');
   }
   return out.join('\n');

@@ -2,7 +2,8 @@
  * Read what a test runner says about a run: how many tests ran, which failed, and whether the
  * run crashed before it could test anything (a syntax or import error). Only the runner's own
  * summary lines are read; exit codes are judged separately, so a forged "OK" cannot turn a
- * failing exit green.
+ * failing exit green. A test counts once however many of its subtests failed: it failed if any
+ * did (both runners count each failing subtest apart, and pytest counts the test itself passed).
  */
 
 /** What the runner's output says. */
@@ -11,9 +12,9 @@ export interface TestSummary {
   runner: 'unittest' | 'pytest' | 'unknown';
   /** Tests that ran (passed + failed + errors), or null when no summary was found. */
   ran: number | null;
-  /** Tests that failed an assertion. */
+  /** Tests that failed an assertion (a test with failing subtests once). */
   failed: number;
-  /** Tests that raised an unexpected error. */
+  /** Tests that raised an unexpected error (a test whose subtests only raised, once). */
   errors: number;
   /** Skipped tests. */
   skipped: number;
@@ -37,11 +38,12 @@ export interface TestSummary {
 
 const UNITTEST_RAN = /^Ran (\d+) tests? in [\d.]+s$/gm;
 const UNITTEST_RESULT = /^(OK|FAILED)(?: \(([^)]*)\))?$/m;
-const UNITTEST_FAILURE = /^(FAIL|ERROR): (\S+) \(([^)]+)\)/gm;
+/** `FAIL: test_x (mod.Class.test_x)`, and for a subtest the same followed by ` [msg]` and/or ` (i=3)`. */
+const UNITTEST_FAILURE = /^(FAIL|ERROR): (\S+) \(([^)\n]+)\)(.*)$/gm;
 /** The totals line, decorated with `=` (default) or bare (`-q`). */
 const PYTEST_TOTALS = /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|subtests? (?:passed|failed))(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?(?: =+)?$/gm;
-/** A failing test in the short summary; `SUBFAILED(i=0)` lines name the test a failing subtest belongs to. */
-const PYTEST_FAILURE = /^(?:SUB)?(FAILED|ERROR)(?:\([^)]*\))? (\S+?)(?: - .*)?$/gm;
+/** A failing test in the short summary; `SUBFAILED(i=0)` and `SUBFAILED[msg] (i=0)` lines name the test a failing subtest belongs to. */
+const PYTEST_FAILURE = /^(SUB)?(FAILED|ERROR)(?:\[[^\n]*?\])? ?(?:\([^\n]*?\))? (\S+?)(?: - .*)?$/gm;
 
 function count(text: string, word: string): number {
   const m = new RegExp(`(\\d+) ${word}\\b`).exec(text);
@@ -57,6 +59,9 @@ function parseUnittest(output: string): TestSummary | undefined {
   const detail = result?.[2] ?? '';
   const failing = new Set<string>();
   const importErrors: string[] = [];
+  /** Per test with a failing subtest: the FAIL and ERROR lines the runner counted for it. */
+  const subtested = new Map<string, { fail: number; error: number }>();
+  const lines: { id: string; kind: string }[] = [];
   for (const m of output.matchAll(UNITTEST_FAILURE)) {
     const where = m[3]!;
     // Python 3.11 prints "(module.Class.test)"; older ones "(module.Class)".
@@ -65,12 +70,26 @@ function parseUnittest(output: string): TestSummary | undefined {
       importErrors.push(m[2]!);
     }
     failing.add(id);
+    lines.push({ id, kind: m[1]! });
+    if (/^ [[(]/.test(m[4]!)) subtested.set(id, { fail: 0, error: 0 });
+  }
+  for (const { id, kind } of lines) {
+    const t = subtested.get(id);
+    if (t) t[kind === 'FAIL' ? 'fail' : 'error'] += 1;
+  }
+  // unittest counts each failing subtest as a failure or an error of its own; count its test once,
+  // as failed when any subtest failed an assertion, else as an error.
+  let failed = Number(/(?<!expected )failures=(\d+)/.exec(detail)?.[1] ?? 0);
+  let errors = Number(/errors=(\d+)/.exec(detail)?.[1] ?? 0);
+  for (const t of subtested.values()) {
+    failed -= t.fail - (t.fail > 0 ? 1 : 0);
+    errors -= t.error - (t.fail === 0 && t.error > 0 ? 1 : 0);
   }
   const summary: TestSummary = {
     runner: 'unittest',
     ran: Number(ran[1]),
-    failed: Number(/(?<!expected )failures=(\d+)/.exec(detail)?.[1] ?? 0),
-    errors: Number(/errors=(\d+)/.exec(detail)?.[1] ?? 0),
+    failed: Math.max(0, failed),
+    errors: Math.max(0, errors),
     skipped: Number(/skipped=(\d+)/.exec(detail)?.[1] ?? 0),
     expectedFailures: Number(/expected failures=(\d+)/.exec(detail)?.[1] ?? 0),
     unexpectedSuccesses: Number(/unexpected successes=(\d+)/.exec(detail)?.[1] ?? 0),
@@ -88,11 +107,21 @@ function parsePytest(output: string): TestSummary | undefined {
   if (!totals) return undefined;
   const line = totals[1]!;
   if (line === 'no tests ran') return { runner: 'pytest', ran: 0, failed: 0, errors: 0, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: [], summaries: all.length, ...(/^_+ ERROR collecting |^ERROR collecting |^ERROR \S+$/m.test(output) ? { crash: 'pytest could not collect a test module (a syntax or import error)' } : {}) };
-  const failed = count(line, 'failed');
   const errors = count(line, 'errors?') || count(line, 'error');
-  const passed = count(line, 'passed');
   const failing = new Set<string>();
-  for (const m of output.matchAll(PYTEST_FAILURE)) failing.add(m[2]!);
+  const whole = new Set<string>();
+  const subLines = new Map<string, number>();
+  for (const m of output.matchAll(PYTEST_FAILURE)) {
+    failing.add(m[3]!);
+    if (m[1]) subLines.set(m[3]!, (subLines.get(m[3]!) ?? 0) + 1);
+    else whole.add(m[3]!);
+  }
+  // pytest counts each failing subtest in "failed" and the test itself "passed" when its own body
+  // did not raise: take the subtests out of "failed", and move such a test from passed to failed.
+  const onlySubtests = [...subLines.keys()].filter((id) => !whole.has(id)).length;
+  const subFailures = /\d+ subtests? failed/.test(line) ? 0 : [...subLines.values()].reduce((n, k) => n + k, 0);
+  const failed = Math.max(0, count(line, 'failed') - subFailures) + onlySubtests;
+  const passed = Math.max(0, count(line, 'passed') - onlySubtests);
   const summary: TestSummary = {
     runner: 'pytest',
     ran: passed + failed + errors,

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrange, readSubmission, unsafePathReason, type IntakeLimits } from '../../../src/grade/intake.ts';
+import { arrange, normalPath, notNormalReason, readSubmission, unsafePathReason, type IntakeLimits } from '../../../src/grade/intake.ts';
 import { createInterpreterResolver } from '../../../src/sandbox/interpreters.ts';
 
 /**
@@ -38,6 +38,11 @@ describe('safe intake', () => {
     ['device.zip', 'PK504', /a character device/],
     ['encrypted.zip', 'PK506', /encrypted/],
     ['duplicate.zip', 'PK505', /"src\/a\.py" and "src\/A\.py".*once case is ignored/],
+    ['empty-segment.zip', 'PK513', /"src\/\/x\.py", which holds an empty segment.*it is "src\/x\.py"/],
+    ['dot-segment.zip', 'PK513', /"src\/\.\/x\.py", which holds a "\." segment.*it is "src\/x\.py"/],
+    ['decomposed.zip', 'PK513', /"src\/cafe\u0301\.py", which is not in Unicode normal form C.*\(U\+0301\).*it is "src\/caf\u00e9\.py"/],
+    ['over-empty-segment.zip', 'PK505', /"src\/\/x\.py" and "src\/x\.py", the same name once "\/\/", "\." segments and Unicode composition/],
+    ['over-decomposed.zip', 'PK505', /"src\/cafe\u0301\.py" and "src\/caf\u00e9\.py", the same name once/],
     ['many.zip', 'PK507', /more than 20 entries/],
     ['big.zip', 'PK508', /cap of 1048576 bytes/],
     ['bomb.zip', 'PK509', /expands \d+ times \(the cap is 200\)/],
@@ -48,6 +53,11 @@ describe('safe intake', () => {
     ['fifo.tar.gz', 'PK504', /a FIFO/],
     ['bomb.tar.gz', 'PK509', /expands \d+ times/],
     ['control.tar.gz', 'PK502', /control character/],
+    ['empty-segment.tar.gz', 'PK513', /"src\/\/x\.py", which holds an empty segment/],
+    ['dot-segment.tar.gz', 'PK513', /"\.\/src\/\.\/x\.py", which holds a "\." segment.*it is "src\/x\.py"/],
+    ['decomposed.tar.gz', 'PK513', /"src\/cafe\u0301\.py", which is not in Unicode normal form C/],
+    ['over-empty-segment.tar.gz', 'PK505', /"src\/\/x\.py" and "src\/x\.py", the same name once/],
+    ['over-decomposed.tar.gz', 'PK505', /"src\/cafe\u0301\.py" and "src\/caf\u00e9\.py", the same name once/],
     ['not-an-archive.txt', 'PK501', /neither a zip, a gzipped tar nor a folder/],
     ['missing.zip', 'PK501', /no such file/],
   ])('refuses %s with %s', async (name, code, message) => {
@@ -94,6 +104,28 @@ describe('safe intake', () => {
     await rm(path.join(folder, 'src', 'link.py'));
     execFileSync('mkfifo', [path.join(folder, 'src', 'pipe')]);
     expect((await refusal('folder')).code).toBe('PK504');
+  });
+
+  it('refuses a folder whose file names are not in normal form C, and one that spells a file twice that way', async () => {
+    const folder = path.join(dir, 'decomposed-folder');
+    await mkdir(path.join(folder, 'src'), { recursive: true });
+    await writeFile(path.join(folder, 'src', 'cafe\u0301.py'), 'X = 1\n');
+    const alone = await refusal('decomposed-folder');
+    expect([alone.code, alone.message]).toEqual(['PK513', expect.stringMatching(/"src\/cafe\u0301\.py", which is not in Unicode normal form C/)]);
+    await writeFile(path.join(folder, 'src', 'caf\u00e9.py'), 'X = 2\n');
+    // The two names sort as equals (localeCompare), so which is read first is the file system's order: refused either way.
+    expect(['PK505', 'PK513']).toContain((await refusal('decomposed-folder')).code);
+    await rm(folder, { recursive: true });
+  });
+
+  it('takes off only the archive\'s own conventions: a folder\'s trailing "/" and a leading "./"', () => {
+    expect(normalPath('src//x.py')).toBe('src/x.py');
+    expect(normalPath('src/./x.py')).toBe('src/x.py');
+    expect(normalPath('src/cafe\u0301.py')).toBe('src/caf\u00e9.py');
+    expect(notNormalReason('src/x.py')).toBeNull();
+    expect(notNormalReason('src/caf\u00e9.py')).toBeNull();
+    expect(notNormalReason('src/x.py/')).toMatch(/empty segment/);
+    expect(notNormalReason('./src/x.py')).toMatch(/"\." segment/);
   });
 
   it('names what is unsafe in a path', () => {

@@ -218,28 +218,32 @@ describe('the scorecard of a graded submission', () => {
 
       **CAUGHT**, decision so far: **no-hire** (veto on tests (0 <= 0): red tests are a no).
 
-      - Submission: \`subs/eve\` (folder, sha256 \`unknown\`)
+      - Submission: subs/eve (folder, sha256 \`unknown\`)
       - Packet digest: \`dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\` (the submission names \`cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\`)
+      - The submission's README names version 1.1.0 (from the submission, not verified)
       - Graded 2026-11-30T12:00:00.000Z by packet-kit 0.1.0 in bubblewrap
       - Tests: 5 ran, 2 failed (exit 1); expected 3 visible and 2 held-out
 
       | row | score | evidence |
       |---|---|---|
-      | tests (auto: tests) | 0 / 4 | PK415 Visible tests failed \\| twice. See the output. |
+      | tests (auto: tests) | 0 / 4 | PK415 Visible tests failed \\| twice.\\\\nSee the output. |
       | design | __ / 2 (capped by loose) | The design is sound |
       | notes | __ / 2 | Notes are honest |
 
       ## Findings
 
-      - **PK415** \`src/a.py:3\` Visible tests failed | twice.
-      See the output. _Hint: Fix PK415._
-      - **PK430** \`src/b.py\` A signal matched. _Hint: Fix PK430._
+      The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut.
+
+      - **PK415** src/a.py:3 Visible tests failed \\| twice.\\\\nSee the output. _Hint: Fix PK415._
+      - **PK430** src/b.py A signal matched. _Hint: Fix PK430._
       - warning **PK511** Names version 1.1.0. _Hint: Fix PK511._
 
       ## Failing tests
 
-      - visible: \`tests/test_a.py::T::test_x\`
-      - held-out: \`tests/test_h.py::H::test_y\`
+      As the test runner printed them (from the submission, not verified: code under test can print these lines too):
+
+      > - visible: tests/test\\_a.py::T::test\\_x
+      > - held-out: tests/test\\_h.py::H::test\\_y
       "
     `);
   });
@@ -251,7 +255,7 @@ describe('the scorecard of a graded submission', () => {
 
       **PASS**, decision so far: **pending** (2 rows for the reviewer (design, notes); 2 more points reach the hire bar of 6).
 
-      - Submission: \`subs/bob.zip\` (zip, sha256 \`bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\`)
+      - Submission: subs/bob.zip (zip, sha256 \`bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\`)
       - Packet digest: \`dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\`
       - Graded 2026-11-30T12:00:00.000Z by packet-kit 0.1.0
       - Tests: 5 ran, 0 failed, canaries 2/2 red (exit 1); expected 3 visible and 2 held-out
@@ -323,6 +327,6 @@ describe('the scorecard: edges that change a decision', () => {
   it('lists failing held-out tests in Markdown when no visible test failed', () => {
     const card = buildScorecard(input({ judgement: judgement({ verdict: 'FALSE-GREEN', testsGreen: false, hiddenGreen: false, failing: { visible: [], hidden: ['tests/test_hidden.py::T::test_x'] } }) }));
     const md = scorecardMarkdown(card);
-    expect(md).toContain('## Failing tests\n\n- held-out: `tests/test_hidden.py::T::test_x`\n');
+    expect(md).toContain('## Failing tests\n\nAs the test runner printed them (from the submission, not verified: code under test can print these lines too):\n\n> - held-out: tests/test\\_hidden.py::T::test\\_x\n');
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTestSummary } from '../../../src/judge/test-summary.ts';
 
@@ -49,7 +50,8 @@ describe('reading a runner summary', () => {
 
   it('reads the bare totals line of pytest -q, and failing subtests', () => {
     const out = 'FAILED tests/test_ok.py::T::test_a - AssertionError: 1 != 2\nSUBFAILED(i=0) tests/test_ok.py::T::test_b - AssertionError: 0 != 5\n3 failed, 1 passed, 1 xfailed, 2 xpassed in 0.03s\n';
-    expect(parseTestSummary(out)).toMatchObject({ runner: 'pytest', ran: 4, failed: 3, expectedFailures: 1, unexpectedSuccesses: 2, failing: ['tests/test_ok.py::T::test_a', 'tests/test_ok.py::T::test_b'] });
+    // test_b's body passed ("1 passed") and one subtest of it failed (in "3 failed"): it is one failed test.
+    expect(parseTestSummary(out)).toMatchObject({ runner: 'pytest', ran: 3, failed: 3, expectedFailures: 1, unexpectedSuccesses: 2, failing: ['tests/test_ok.py::T::test_a', 'tests/test_ok.py::T::test_b'] });
   });
 
   it('calls an interrupted pytest collection a crash', () => {
@@ -157,5 +159,46 @@ describe('pytest: the totals line and the failure lines, exactly', () => {
   it('names a failure from a line that starts with FAILED or ERROR, with or without a reason', () => {
     const out = 'app ERROR connection\nFAILED tests/test_a.py::test_x\nERROR tests/test_a.py::test_y - RuntimeError: boom\n==== 1 failed, 1 error in 0.10s ====\n';
     expect(parseTestSummary(out).failing).toEqual(['tests/test_a.py::test_x', 'tests/test_a.py::test_y']);
+  });
+});
+
+describe('subtests: a test counts once, failed if any of its subtests failed', () => {
+  // Real output of Python 3.11.7 and pytest 9.0.3 on tests/fixtures/judge/subtests (see its README):
+  // six tests, two green, four red, eight failing subtest or test lines between them.
+  const pinned = (file: string) => readFileSync(new URL(`../../fixtures/judge/subtests/${file}`, import.meta.url), 'utf8');
+  const red = ['test_plain_fail', 'test_sub_error', 'test_sub_fail', 'test_sub_mixed'];
+
+  it('reads unittest -q: 6 ran, 3 failed and 1 error, not failures=5 and errors=3', () => {
+    const out = pinned('unittest.txt');
+    expect(out).toContain('FAILED (failures=5, errors=3)');
+    expect(parseTestSummary(out)).toEqual({ runner: 'unittest', ran: 6, failed: 3, errors: 1, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: red.map((t) => `tests.test_sub.TestSub.${t}`), summaries: 1 });
+  });
+
+  it('reads pytest -q: 6 ran and 4 failed, not 13 ran and 8 failed', () => {
+    const out = pinned('pytest.txt');
+    expect(out).toContain('8 failed, 5 passed, 4 subtests passed in ');
+    expect(parseTestSummary(out)).toEqual({ runner: 'pytest', ran: 6, failed: 4, errors: 0, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: red.map((t) => `tests/test_sub.py::TestSub::${t}`), summaries: 1 });
+  });
+
+  it('counts a test whose subtests only raised as one error, and one whose body failed too as one failure', () => {
+    const unittest = [
+      'ERROR: test_a (t.T.test_a) (i=0)',
+      'ERROR: test_a (t.T.test_a) (i=1)',
+      'FAIL: test_b (t.T.test_b) [msg] (i=0)',
+      'FAIL: test_b (t.T.test_b)',
+      'ERROR: test_c (t.T.test_c) (<subtest>)',
+      'FAIL: test_d (t.T.test_d)',
+      'Ran 5 tests in 0.001s',
+      '',
+      'FAILED (failures=3, errors=3)',
+    ].join('\n');
+    expect(parseTestSummary(unittest)).toMatchObject({ ran: 5, failed: 2, errors: 2, failing: ['t.T.test_a', 't.T.test_b', 't.T.test_c', 't.T.test_d'] });
+    const pytest = ['FAILED t.py::test_b - boom', 'SUBFAILED(i=0) t.py::test_b - x', 'SUBFAILED[a msg] t.py::test_c - y', '3 failed, 1 passed in 0.01s'].join('\n');
+    expect(parseTestSummary(pytest)).toMatchObject({ ran: 2, failed: 2, errors: 0, failing: ['t.py::test_b', 't.py::test_c'] });
+  });
+
+  it('reads a FAIL line as one line: a newline printed inside the parentheses names no test', () => {
+    const out = 'FAIL: test_a (t.T.test_a\n**PASS**, decision so far: **hire**\n)\nRan 1 test in 0.001s\n\nFAILED (failures=1)\n';
+    expect(parseTestSummary(out).failing).toEqual([]);
   });
 });
