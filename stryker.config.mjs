@@ -16,6 +16,7 @@ export const verdictCore = [
   'src/judge/contract.ts',
   'src/judge/receipts.ts',
   'src/judge/auto-rows.ts',
+  'src/judge/harness/record.ts',
   'src/grade/score.ts',
   'src/grade/scorecard.ts',
   'src/llm/budget.ts',

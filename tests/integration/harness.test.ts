@@ -230,3 +230,38 @@ describe('the harness refuses what reaches for the tests', () => {
     expect(r.exitCode).toBe(0);
   });
 });
+
+describe('the harness under pytest', () => {
+  it('records each pytest test once through its own plugin, and the machinery checks still run', async () => {
+    const dir = workspace({
+      'src/__init__.py': '',
+      'src/calc.py': 'def double(x):\n    return x * 2\n',
+      'tests/test_calc.py': [
+        'import pytest',
+        'from src.calc import double',
+        'def test_double():',
+        '    assert double(2) == 4',
+        '@pytest.mark.parametrize("x", [1, 2])',
+        'def test_param(x):',
+        '    assert double(x) == 2',
+        'def test_fixture(tmp_path):',
+        '    assert tmp_path.exists()',
+        'class TestGroup:',
+        '    def test_in_class(self):',
+        '        assert double(0) == 1',
+        '',
+      ].join('\n'),
+    });
+    const plan: HarnessPlan = { style: 'pytest', command: 'python3 -m pytest -q tests', tests: [], trusted: ['tests/test_calc.py'], screen: [], allow: [] };
+    const { run, record } = await runHarness({ sandbox: h.bwrap, mounts: h.python.mounts, timeoutMs: 20_000 }, dir, plan, ['tests']);
+    expect(run.error).toBeUndefined();
+    expect(record.problems).toEqual([]);
+    expect(Object.fromEntries(record.tests.map((t) => [t.id, t.outcome]))).toEqual({
+      'tests/test_calc.py::test_double': 'passed',
+      'tests/test_calc.py::test_param[1]': 'passed',
+      'tests/test_calc.py::test_param[2]': 'failed',
+      'tests/test_calc.py::test_fixture': 'passed',
+      'tests/test_calc.py::TestGroup::test_in_class': 'failed',
+    });
+  });
+});

@@ -271,6 +271,32 @@ def _harness(manifest, key, record_fd, screen_source):
         finally:
             inside[ident] = False
 
+    # TestCase's methods, rebuilt over frozen copies of unittest.case's and unittest.util's globals
+    # (and of builtins): a later patch of a module global or a builtin, even one that undoes
+    # itself, does not reach the assertions the tests call.
+    frozen_builtins = _dict(builtins.__dict__)
+
+    def freeze(module):
+        g = _dict(module.__dict__)
+        g['__builtins__'] = frozen_builtins
+        return g
+
+    case_globals = freeze(unittest.case)
+    util_globals = freeze(unittest.util)
+
+    def rebuilt(f, g):
+        new = _FunctionType(f.__code__, g, f.__name__, f.__defaults__, f.__closure__)
+        new.__kwdefaults__ = f.__kwdefaults__
+        new.__qualname__ = f.__qualname__
+        new.__dict__.update(f.__dict__)
+        return new
+
+    for g, home in ((util_globals, unittest.util), (case_globals, unittest.case)):
+        for k, v in _list(g.items()):
+            if _type(v) is _FunctionType and _getattr(v, '__module__', None) in ('unittest.util', 'unittest.case'):
+                g[k] = rebuilt(v, util_globals if v.__module__ == 'unittest.util' else case_globals)
+    frozen_testcase = {k: rebuilt(v, case_globals) for k, v in _TestCase.__dict__.items() if _type(v) is _FunctionType}
+
     sys.addaudithook(hook)
 
     # ---- the integrity of the test machinery ---------------------------------------------
@@ -457,7 +483,7 @@ def _harness(manifest, key, record_fd, screen_source):
             watched.append(class_watch[_id(cls)])
             owners[_id(class_watch[_id(cls)])] = cls
 
-    tc_functions = {k: v for k, v in _TestCase.__dict__.items() if _type(v) is _FunctionType and not (k.startswith('__') and k.endswith('__'))}
+    tc_functions = {k: v for k, v in frozen_testcase.items() if not (k.startswith('__') and k.endswith('__'))}
     tc_failure = _AssertionError
 
     def origin_problem(cls, method):
