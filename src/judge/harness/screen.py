@@ -19,6 +19,7 @@ import bisect
 import codecs
 import io
 import re
+import string
 import tokenize
 
 MAX_DETAIL = 200
@@ -106,12 +107,36 @@ _CODE_TYPES = frozenset(("FunctionType", "CodeType", "LambdaType"))
 _EQ = frozenset(("__eq__", "__ne__"))
 _BUILTIN_PREFIXES = ("builtins.", "__builtin__.", "__builtins__.")
 
+_FORMATTER = string.Formatter()
+_FIELD_ATTR = re.compile(r"\.([^.\[]+)")
+_DEVICE_PATH = re.compile(r"/dev/(?:std(?:in|out|err)|fd/|tty)|/proc/[^/\s]{0,20}/(?:fd|mem)\b")
+_MATCH_CLASS = getattr(ast, "MatchClass", None)  # 3.10+
+
+
+def _pattern_primitive(name):
+    """The primitive a `case C(name=...)` pattern reads, when the name is one the screen watches."""
+    if name in _DUNDERS:
+        return "dunder"
+    if name in _ATTRS:
+        return _ATTRS[name]
+    if name in _SYS_HOOKS or name == "sys":
+        return "sys-modules"
+    if name in _FORK:
+        return "fork"
+    if name in _FD_ANY or name in _STD_STREAMS:
+        return "fd-redirect"
+    if name in _EVAL:
+        return "eval"
+    return None
+
+
 _VISITED = frozenset((ast.Attribute, ast.Name, ast.Call, ast.Constant, ast.Import, ast.ImportFrom, ast.Assign,
                       ast.AnnAssign, ast.NamedExpr, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                      ast.keyword, ast.Dict, ast.Expr))
+                      ast.keyword, ast.Dict, ast.Expr) + ((_MATCH_CLASS,) if _MATCH_CLASS else ()))
 _SKIPPED_FIELDS = frozenset(("ctx", "op", "ops", "type_ignores"))
 # What the pass after the walk looks at; everything else is skipped unresolved.
-_WATCHED_ATTRS = frozenset(_ATTRS) | _DUNDERS | _SYS_HOOKS | _STD_STREAMS | _FORK | _FD_ANY | frozenset(("monitoring", "sys"))
+_WATCHED_ATTRS = frozenset(_ATTRS) | _DUNDERS | _SYS_HOOKS | _STD_STREAMS | _FORK | _FD_ANY | _EVAL | frozenset(
+    ("monitoring", "sys", "breakpoint"))
 _WATCHED_NAMES = _EVAL | frozenset(("breakpoint", "sys"))
 _WATCHED_CALLS = _ATTR_FUNCS | _CODE_TYPES | _FD_LITERAL | frozenset(
     ("attrgetter", "methodcaller", "vars", "open", "format", "format_map"))
@@ -166,8 +191,10 @@ class _File:
         self.resolving = set()
         self.receivers = set()  # ids of nodes read only as an attribute's object or getattr's first argument
         self.aliased = set()    # ids of values bound whole to a plain name
+        self.in_class = set()   # ids of values bound to a name in a class body (read later as C.name)
         self.consumed = set()   # ids of literal names already judged as the name of an attribute
         self.functions = {}     # name -> [FunctionDef] (for `__eq__ = some_function`)
+        self.stars = []         # modules imported with `from M import *`: a bare name may be M.name
         self.eq_refs = []       # (node, name) for `__eq__ = name`
         self.attributes = []
         self.names = []
@@ -259,6 +286,10 @@ class _File:
                 found = _DUNDER_IN_TEXT.search(node.value)
                 if found:
                     self.add(node, "dunder", "a string names %s" % found.group(0))
+                if "/dev/" in node.value or "/proc/" in node.value:
+                    found = _DEVICE_PATH.search(node.value)
+                    if found:
+                        self.add(node, "fd-redirect", "a string names the path %s" % found.group(0))
         elif kind is ast.Import:
             for alias in node.names:
                 self.check_module(node, alias.name, "imports %s" % alias.name)
@@ -277,7 +308,9 @@ class _File:
                     dotted = "%s.%s" % (node.module, alias.name)
                     self.check_dotted(node, dotted, "imports %s" % dotted, None)
                     bound = alias.asname or alias.name
-                    if alias.name != "*":
+                    if alias.name == "*":
+                        self.stars.append(node.module)
+                    else:
                         self.bind(bound, "mod", dotted)
                         self.imported.add(bound)
         elif kind is ast.Assign:
@@ -300,6 +333,11 @@ class _File:
             for key, value in zip(node.keys, node.values):
                 if isinstance(key, ast.Constant) and key.value in _EQ and _const_callable(value):
                     self.add(key, "constant-eq", "maps %s to a function that returns a constant" % key.value)
+        elif kind is _MATCH_CLASS:
+            for name in node.kwd_attrs:
+                primitive = _pattern_primitive(name)
+                if primitive:
+                    self.add(node, primitive, "matches the attribute %s in a pattern" % name)
         elif kind is ast.Expr and isinstance(node.value, ast.Constant):
             self.consumed.add(id(node.value))  # a docstring or a bare literal is inert
 
@@ -317,7 +355,9 @@ class _File:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in _EQ:
                 if _const_function(item):
                     self.add(item, "constant-eq", "%s.%s returns a constant" % (node.name, item.name))
-            elif isinstance(item, ast.Assign):
+            elif isinstance(item, (ast.Assign, ast.AnnAssign)) and item.value is not None:
+                self.in_class.add(id(item.value))
+            if isinstance(item, ast.Assign):
                 for target in item.targets:
                     if isinstance(target, ast.Name) and target.id in _EQ:
                         if isinstance(item.value, ast.Name):
@@ -353,7 +393,7 @@ class _File:
         if isinstance(node, ast.Name):
             bound = self.bindings.get(node.id)
             if not bound:
-                return frozenset((node.id,))
+                return frozenset([node.id] + ["%s.%s" % (m, node.id) for m in self.stars])
             out = set()
             for kind, value in bound:
                 if kind == "mod":
@@ -388,6 +428,11 @@ class _File:
         prev = parts[-2] if len(parts) > 1 else None
         hit = []
         if len(parts) > 1:
+            if dotted.startswith(_BUILTIN_PREFIXES):
+                if last in _EVAL:
+                    hit.append("eval")
+                elif last == "breakpoint":
+                    hit.append("introspection")
             if last in _ATTRS:
                 hit.append(_ATTRS[last])
             if last in _DUNDERS:
@@ -426,7 +471,8 @@ class _File:
                 self.add(node, _BARE_NAMES[node.id], "uses %s" % node.id)
             elif node.id in _DUNDERS:
                 self.add(node, "dunder", "uses %s" % node.id)
-            if not isinstance(node.ctx, ast.Load) or (node.id not in self.bindings and node.id not in _WATCHED_NAMES):
+            if not isinstance(node.ctx, ast.Load) or (
+                    node.id not in self.bindings and node.id not in _WATCHED_NAMES and not self.stars):
                 continue
             names = self.resolve(node)
             for dotted in sorted(names):
@@ -437,7 +483,8 @@ class _File:
                 if base == "breakpoint":
                     self.add(node, "introspection", "uses breakpoint")
                     break
-                if dotted != node.id and "." in dotted and self.check_dotted(node, dotted, "uses %s" % dotted, None):
+                if dotted != node.id and "." in dotted and self.check_dotted(
+                        node, dotted, "uses %s" % _shown(dotted, dotted.rsplit(".", 1)[1]), None):
                     break
             self.check_escape(node, names)
         for node in self.attributes:
@@ -446,7 +493,7 @@ class _File:
         for node in self.calls:
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            if name in _WATCHED_CALLS or (isinstance(func, ast.Name) and name in self.bindings):
+            if name in _WATCHED_CALLS or (isinstance(func, ast.Name) and (name in self.bindings or self.stars)):
                 self.check_call(node)
         for node, name, what in self.eq_refs:
             if any(_const_function(f) for f in self.functions.get(name, ())):
@@ -455,7 +502,7 @@ class _File:
     def check_escape(self, node, names):
         """sys handed around as a value (a list, an argument, an attribute) where its uses cannot be followed."""
         key = id(node)
-        if key in self.receivers or key in self.aliased:
+        if key in self.receivers or (key in self.aliased and key not in self.in_class):
             return
         if any(q == "sys" or q.endswith(".sys") for q in names):
             self.add(node, "sys-modules", "passes the sys module around as a value")
@@ -483,8 +530,8 @@ class _File:
             if last in ("attrgetter", "methodcaller") and prev == "operator":
                 names = args if last == "attrgetter" else args[:1]
                 if not names or any(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) or "__" in a.value
-                                    for a in names):
-                    self.add(call, "computed-attr", "calls operator.%s with a computed or dunder name" % last)
+                                    or not _WATCHED_ATTRS.isdisjoint(a.value.split(".")) for a in names):
+                    self.add(call, "computed-attr", "calls operator.%s with a computed name or one the screen watches" % last)
             elif last in _CODE_TYPES and prev == "types":
                 self.add(call, "eval", "builds a function or code object with types.%s" % last)
             elif q == "vars" and first is not None and any(r.split(".")[0] in self.imported for r in self.resolve(first)):
@@ -497,9 +544,29 @@ class _File:
                 elif last == "write" and not isinstance(first, ast.Constant):
                     self.add(call, "fd-redirect", "calls os.write on a computed file descriptor")
         func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") \
-                and not (isinstance(func.value, ast.Constant) and isinstance(func.value.value, str)):
-            self.add(call, "computed-attr", "calls .%s on a string that is not a literal" % func.attr, self.attr_pos(func))
+        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map"):
+            if not (isinstance(func.value, ast.Constant) and isinstance(func.value.value, str)):
+                self.add(call, "computed-attr", "calls .%s on a string that is not a literal" % func.attr, self.attr_pos(func))
+            else:
+                for name in _format_attrs(func.value.value, 3):
+                    primitive = _pattern_primitive(name)
+                    if primitive:
+                        self.add(func.value, primitive, "a format string reads the attribute %s" % name)
+
+
+def _format_attrs(template, depth):
+    """The attribute names a literal str.format template reads ({0.attr}, {x[k].attr}, nested specs too)."""
+    try:
+        fields = list(_FORMATTER.parse(template))
+    except (ValueError, TypeError):
+        return []
+    names = []
+    for _, field, spec, _ in fields:
+        if field:
+            names.extend(_FIELD_ATTR.findall(field))
+        if spec and depth > 1 and "{" in spec:
+            names.extend(_format_attrs(spec, depth - 1))
+    return names
 
 
 def _shown(dotted, attr):
@@ -570,11 +637,11 @@ _SQ1 = "'(?:[^'\\\\\\n]|\\\\.)*'"
 _DQ1 = '"(?:[^"\\\\\\n]|\\\\.)*"'
 _TOKEN = re.compile(
     r"(?:[ \t\f]|\\\n|#[^\n]*)*"  # what separates tokens: blanks, joined lines, a comment; one way in each
-    r"(?:(?P<newline>\n)"
+    r"(?:(?P<name>(?![rRbBuUfFtT]{1,2}['\"])[^\W\d]\w*)"  # names first, the most common; a literal's prefix is not one
+    r"|(?P<op>\*\*=|//=|>>=|<<=|->|:=|[-+*/%&|^@<>=!]=|\*\*|//|<<|>>|[-+*%&|^~<>()\[\]{},:;@=!/]|\.(?![\d.])|\.\.\.)"
+    r"|(?P<newline>\n)"
     r"|(?P<string>(?:[rRbBuUfFtT]{1,2})?(?:" + "|".join((_SQ3, _DQ3, _SQ1, _DQ1)) + r"))"
     r"|(?P<number>0[xXoObB]\w+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d[\d_]*)?[jJ]?)"
-    r"|(?P<name>[^\W\d]\w*)"
-    r"|(?P<op>\*\*=|//=|>>=|<<=|\.\.\.|->|:=|[-+*/%&|^@<>=!]=|\*\*|//|<<|>>|[-+*/%&|^~<>()\[\]{}.,:;@=!])"
     r"|(?P<other>.)"
     r"|(?P<end>\Z))",
     re.DOTALL,
