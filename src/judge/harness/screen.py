@@ -107,7 +107,6 @@ _CODE_TYPES = frozenset(("FunctionType", "CodeType", "LambdaType"))
 _EQ = frozenset(("__eq__", "__ne__"))
 _BUILTIN_PREFIXES = ("builtins.", "__builtin__.", "__builtins__.")
 
-_FORMATTER = string.Formatter()
 _FIELD_ATTR = re.compile(r"\.([^.\[]+)")
 _DEVICE_PATH = re.compile(r"/dev/(?:std(?:in|out|err)|fd/|tty)|/proc/[^/\s]{0,20}/(?:fd|mem)\b")
 _MATCH_CLASS = getattr(ast, "MatchClass", None)  # 3.10+
@@ -143,6 +142,7 @@ _WATCHED_CALLS = _ATTR_FUNCS | _CODE_TYPES | _FD_LITERAL | frozenset(
 
 _COOKIE = re.compile(r"^[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 _UNKNOWN = "?"
+_MAX_DEPTH = 100  # how deep resolution and constant checks follow one expression (Python's own stack stays far off)
 
 
 def _finding(path, line, col, primitive, what):
@@ -189,6 +189,7 @@ class _File:
         self.imported = set(("sys", "os", "builtins"))  # first parts of names that denote modules
         self.resolved = {}      # id(node) -> frozenset of dotted names
         self.resolving = set()
+        self.too_deep = False
         self.receivers = set()  # ids of nodes read only as an attribute's object or getattr's first argument
         self.aliased = set()    # ids of values bound whole to a plain name
         self.in_class = set()   # ids of values bound to a name in a class body (read later as C.name)
@@ -283,7 +284,7 @@ class _File:
                     self.consumed.add(id(node.args[1]))
         elif kind is ast.Constant:
             if isinstance(node.value, str) and id(node) not in self.consumed:
-                found = _DUNDER_IN_TEXT.search(node.value)
+                found = "__" in node.value and _DUNDER_IN_TEXT.search(node.value)
                 if found:
                     self.add(node, "dunder", "a string names %s" % found.group(0))
                 if "/dev/" in node.value or "/proc/" in node.value:
@@ -380,6 +381,11 @@ class _File:
         if done is not None:
             return done
         if key in self.resolving:
+            return frozenset((_UNKNOWN,))  # a cycle of aliases
+        if len(self.resolving) > _MAX_DEPTH:
+            if not self.too_deep:  # no real code chains names this deep: say so rather than guess
+                self.too_deep = True
+                self.add(node, "computed-attr", "chains names deeper than the screen follows (%d levels)" % _MAX_DEPTH)
             return frozenset((_UNKNOWN,))
         self.resolving.add(key)
         try:
@@ -557,7 +563,7 @@ class _File:
 def _format_attrs(template, depth):
     """The attribute names a literal str.format template reads ({0.attr}, {x[k].attr}, nested specs too)."""
     try:
-        fields = list(_FORMATTER.parse(template))
+        fields = list(string.Formatter().parse(template))
     except (ValueError, TypeError):
         return []
     names = []
@@ -584,21 +590,26 @@ def _std_fd(node):
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value in _STD_FDS
 
 
-def _is_const(node):
+def _is_const(node, depth=0):
+    """True for an expression of constants only; one nested past _MAX_DEPTH counts as constant (fails closed)."""
+    if depth > _MAX_DEPTH:
+        return True
+    depth += 1
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.UnaryOp):
-        return _is_const(node.operand)
+        return _is_const(node.operand, depth)
     if isinstance(node, ast.BinOp):
-        return _is_const(node.left) and _is_const(node.right)
+        return _is_const(node.left, depth) and _is_const(node.right, depth)
     if isinstance(node, ast.BoolOp):
-        return all(_is_const(v) for v in node.values)
+        return all(_is_const(v, depth) for v in node.values)
     if isinstance(node, ast.Compare):
-        return _is_const(node.left) and all(_is_const(c) for c in node.comparators)
+        return _is_const(node.left, depth) and all(_is_const(c, depth) for c in node.comparators)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return all(_is_const(e) for e in node.elts)
+        return all(_is_const(e, depth) for e in node.elts)
     if isinstance(node, ast.Dict):
-        return all(k is not None and _is_const(k) for k in node.keys) and all(_is_const(v) for v in node.values)
+        return all(k is not None and _is_const(k, depth) for k in node.keys) and all(
+            _is_const(v, depth) for v in node.values)
     return False
 
 
@@ -631,12 +642,14 @@ def _const_function(func):
 # 3.12 and costs more than the parse). Every alternative is unambiguous (each character has one
 # way in), so no input makes it backtrack.
 
-_SQ3 = "'''(?:[^'\\\\]|\\\\.|'(?!''))*'''"
-_DQ3 = '"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
-_SQ1 = "'(?:[^'\\\\\\n]|\\\\.)*'"
-_DQ1 = '"(?:[^"\\\\\\n]|\\\\.)*"'
+# Literals in the unrolled form normal*(special normal*)*: a quote or backslash is never in
+# `normal`, so each character has one way in and an unterminated literal fails in linear time.
+_SQ3 = "'''[^'\\\\]*(?:(?:\\\\.|'(?!''))[^'\\\\]*)*'''"
+_DQ3 = '"""[^"\\\\]*(?:(?:\\\\.|"(?!""))[^"\\\\]*)*"""'
+_SQ1 = "'[^'\\\\\\n]*(?:\\\\.[^'\\\\\\n]*)*'"
+_DQ1 = '"[^"\\\\\\n]*(?:\\\\.[^"\\\\\\n]*)*"'
 _TOKEN = re.compile(
-    r"(?:[ \t\f]|\\\n|#[^\n]*)*"  # what separates tokens: blanks, joined lines, a comment; one way in each
+    r"[ \t\f]*(?:(?:\\\n|#[^\n]*)[ \t\f]*)*"  # what separates tokens: blanks, joined lines, a comment
     r"(?:(?P<name>(?![rRbBuUfFtT]{1,2}['\"])[^\W\d]\w*)"  # names first, the most common; a literal's prefix is not one
     r"|(?P<op>\*\*=|//=|>>=|<<=|->|:=|[-+*/%&|^@<>=!]=|\*\*|//|<<|>>|[-+*%&|^~<>()\[\]{},:;@=!/]|\.(?![\d.])|\.\.\.)"
     r"|(?P<newline>\n)"
@@ -807,40 +820,100 @@ def _logical(items):
     return _render(joined)
 
 
-def _normalize(text, lines):
+# A physical line that is a whole logical line (brackets balanced, no comment, joined line, tab,
+# float edge, triple quote, getattr/setattr) whose literals all close on it and none touches the
+# next needs no tokens: split at its literals, squeeze the blanks of the code between them with
+# two linear substitutions, and the text is the same. _normalize(..., fast=False) is the token
+# path alone, to check that.
+_SLOW_LINE = re.compile(r"[#\\\t\f]|\d\.|\.\d|getattr|setattr|'''|" + '"""')
+_LITERAL_SPLIT = re.compile("(" + _SQ1 + "|" + _DQ1 + ")")
+_PREFIX_ONLY = re.compile(r" *(?:[rRbBuUfFtT]{1,2})?")
+_WORD_GAP = re.compile(r"(?<=\w) +(?=\w)")
+_OTHER_GAP = re.compile(r"(?<!\w) +| +(?!\w)")
+
+
+def _squeeze(code):
+    """One space between two words, none elsewhere (plain replacement strings keep sub in C)."""
+    return _OTHER_GAP.sub("", _WORD_GAP.sub(" ", code)) if " " in code else code
+
+
+def _fast_line(raw):
+    """The normalised text of a line that needs no tokens, else None."""
+    if "'" not in raw and '"' not in raw:
+        return _squeeze(raw)
+    pieces = _LITERAL_SPLIT.split(raw)
+    last = len(pieces) - 1
+    for i in range(0, last + 1, 2):
+        code = pieces[i]
+        if "'" in code or '"' in code or (0 < i < last and _PREFIX_ONLY.fullmatch(code)):
+            return None  # a literal that does not close here, or two literals side by side
+        pieces[i] = _squeeze(code)
+    return "".join(pieces)
+
+
+def _normalize(text, lines, fast=True):
     """[[line, text]] for each logical line whose normalised text differs from the line as written."""
     out = []
-    items = []   # (kind, token, value) of the current logical line
-    parts = []   # its text as written out, while it needs no literal joined and no call rewritten
-    starts = [0]
-    find = text.find
-    at = find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = find("\n", at + 1)
-    kinds = _KINDS
-    depth = 0
-    first = 0
-    prev = None
-    rework = False
-    for m in _TOKEN.finditer(text):
-        group = m.lastgroup
-        if group == "newline" or group == "end":
-            if items and (depth == 0 or group == "end"):
-                normal = (_logical(items) if rework else "".join(parts))[:MAX_TEXT]
-                start = bisect.bisect_right(starts, first)
-                row = bisect.bisect_right(starts, m.start(group))
-                if normal != "\n".join(lines[start - 1:row]).strip():
-                    out.append([start, normal])
+    pos = 0
+    number = 0
+    count = len(lines)
+    while number < count:
+        line = lines[number]
+        number += 1
+        raw = line.strip()
+        normal = None
+        if raw and fast and _SLOW_LINE.search(line) is None and _balanced(line):
+            normal = _fast_line(raw)
+        if not raw or normal is not None:
+            pos += len(line) + 1
+            if raw:
+                if normal != raw:
+                    out.append([number, normal[:MAX_TEXT]])
                     if len(out) >= MAX_LINES:
                         break
-                items = []
-                parts = []
-                prev = None
-                rework = False
-            if group == "end":
-                break
             continue
+        pos, number, found = _tokens_of_logical_line(text, pos, number, lines)
+        if found is not None:
+            out.append(found)
+            if len(out) >= MAX_LINES:
+                break
+    return out
+
+
+def _balanced(line):
+    return line.count("(") + line.count("[") + line.count("{") == line.count(")") + line.count("]") + line.count("}")
+
+
+def _tokens_of_logical_line(text, pos, number, lines):
+    """Tokenise from `pos` (the start of line `number`) to the end of its logical line.
+    Returns (offset after it, its last line number, [first line, text] or None)."""
+    items = []   # (kind, token, value) of the logical line
+    parts = []   # its text as written out, while it needs no literal joined and no call rewritten
+    kinds = _KINDS
+    depth = 0
+    first = pos
+    prev = None
+    rework = False
+    for m in _TOKEN.finditer(text, pos):
+        group = m.lastgroup
+        if group == "newline" or group == "end":
+            if depth and group == "newline":
+                continue
+            end = m.end()
+            last = text.count("\n", pos, m.start(group)) + number
+            if not items:
+                return end, last, None
+            start = text.count("\n", pos, first) + number
+            normal = "".join(parts)
+            if rework:
+                try:
+                    normal = _logical(items)
+                except RecursionError:  # getattr nested past any parseable depth: keep the plain text
+                    pass
+            normal = normal[:MAX_TEXT]
+            if normal == "\n".join(lines[start - 1:last]).strip():
+                return end, last, None
+            return end, last, [start, normal]
         token = m.group(group)
         kind = kinds[group]
         if not items:
@@ -863,7 +936,7 @@ def _normalize(text, lines):
         parts.append(token)
         items.append((kind, token, None))
         prev = kind
-    return out
+    return len(text) + 1, len(lines), None
 
 
 def _screen_file(path, data):

@@ -240,6 +240,17 @@ const CASES: Case[] = [
     expect: ['2 computed-attr', '4 sys-modules', '5 dunder', '6 introspection', '7 fd-redirect', '8 fd-redirect'],
   },
   {
+    name: 'a chain of 90 aliases is followed to sys.modules; one of 150 is deeper than any real code, and named',
+    source: lines(
+      ...Array.from({ length: 90 }, (_, i) => `a${i + 1} = a${i}`),
+      'a0 = sys',
+      'a90.modules',
+      ...Array.from({ length: 150 }, (_, i) => `c${i + 1} = c${i}`),
+      'c150.modules',
+    ),
+    expect: ['92 sys-modules', '143 computed-attr'],
+  },
+  {
     name: 'a UTF-7 cookie hiding eval( as +AGUAdgBhAGwAKA-',
     source: lines('# -*- coding: utf-7 -*-', 'x = +AGUAdgBhAGwAKA-"1")'),
     expect: ['1 coding-cookie', '2 eval'],
