@@ -129,14 +129,16 @@ def _pattern_primitive(name):
     return None
 
 
-_VISITED = frozenset((ast.Attribute, ast.Name, ast.Call, ast.Constant, ast.Import, ast.ImportFrom, ast.Assign,
+_VISITED = frozenset((ast.Attribute, ast.Name, ast.Call, ast.Constant, ast.Import, ast.ImportFrom, ast.Assign, ast.Subscript,
                       ast.AnnAssign, ast.NamedExpr, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                       ast.keyword, ast.Dict, ast.Expr) + ((_MATCH_CLASS,) if _MATCH_CLASS else ()))
 _SKIPPED_FIELDS = frozenset(("ctx", "op", "ops", "type_ignores"))
 # What the pass after the walk looks at; everything else is skipped unresolved.
 _WATCHED_ATTRS = frozenset(_ATTRS) | _DUNDERS | _SYS_HOOKS | _STD_STREAMS | _FORK | _FD_ANY | _EVAL | frozenset(
     ("monitoring", "sys", "breakpoint"))
-_WATCHED_NAMES = _EVAL | frozenset(("breakpoint", "sys"))
+_ATTR_VALUES = frozenset(("getattr", "setattr", "delattr", "attrgetter", "methodcaller"))
+_WATCHED_NAMES = _EVAL | _ATTR_VALUES | frozenset(("breakpoint", "sys"))
+_NAMESPACES = frozenset(("globals", "locals", "vars"))
 _WATCHED_CALLS = _ATTR_FUNCS | _CODE_TYPES | _FD_LITERAL | frozenset(
     ("attrgetter", "methodcaller", "vars", "open", "format", "format_map"))
 
@@ -194,6 +196,7 @@ class _File:
         self.aliased = set()    # ids of values bound whole to a plain name
         self.in_class = set()   # ids of values bound to a name in a class body (read later as C.name)
         self.consumed = set()   # ids of literal names already judged as the name of an attribute
+        self.called = set()     # ids of expressions called directly (the `f` of `f(...)`)
         self.functions = {}     # name -> [FunctionDef] (for `__eq__ = some_function`)
         self.stars = []         # modules imported with `from M import *`: a bare name may be M.name
         self.eq_refs = []       # (node, name) for `__eq__ = name`
@@ -277,6 +280,10 @@ class _File:
         elif kind is ast.Call:
             self.calls.append(node)
             func = node.func
+            self.called.add(id(func))
+            if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault") and _namespace_call(func.value) \
+                    and not (node.args and _literal_key(node.args[0])):
+                self.add(node, "computed-attr", "looks up a name computed at run time in %s()" % func.value.func.id)
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
             if name in _ATTR_FUNCS and node.args:
                 self.receivers.add(id(node.args[0]))
@@ -334,6 +341,9 @@ class _File:
             for key, value in zip(node.keys, node.values):
                 if isinstance(key, ast.Constant) and key.value in _EQ and _const_callable(value):
                     self.add(key, "constant-eq", "maps %s to a function that returns a constant" % key.value)
+        elif kind is ast.Subscript:
+            if _namespace_call(node.value) and not _literal_key(node.slice):
+                self.add(node, "computed-attr", "looks up a name computed at run time in %s()" % node.value.func.id)
         elif kind is _MATCH_CLASS:
             for name in node.kwd_attrs:
                 primitive = _pattern_primitive(name)
@@ -465,6 +475,9 @@ class _File:
 
     def finish(self):
         for node in self.attributes:
+            if node.attr in _ATTR_VALUES and id(node) not in self.called and id(node) not in self.aliased:
+                if any(_value_of_attr_family(_base(q)) for q in self.resolve(node)):
+                    self.add(node, "computed-attr", "passes %s around as a value" % node.attr, self.attr_pos(node))
             if node.attr not in _WATCHED_ATTRS:
                 continue
             pos = self.attr_pos(node)
@@ -488,6 +501,9 @@ class _File:
                     break
                 if base == "breakpoint":
                     self.add(node, "introspection", "uses breakpoint")
+                    break
+                if _value_of_attr_family(base) and id(node) not in self.called and id(node) not in self.aliased:
+                    self.add(node, "computed-attr", "passes %s around as a value" % base)
                     break
                 if dotted != node.id and "." in dotted and self.check_dotted(
                         node, dotted, "uses %s" % _shown(dotted, dotted.rsplit(".", 1)[1]), None):
@@ -558,6 +574,22 @@ class _File:
                     primitive = _pattern_primitive(name)
                     if primitive:
                         self.add(func.value, primitive, "a format string reads the attribute %s" % name)
+
+
+def _value_of_attr_family(base):
+    """getattr and friends, or operator.attrgetter/methodcaller: fine when called on the spot."""
+    last = base.rsplit(".", 1)[-1]
+    return last in _ATTR_VALUES and (base == last or base == "operator." + last)
+
+
+def _namespace_call(node):
+    """globals(), locals() or vars() with no argument: a dict of names."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAMESPACES \
+        and not node.args and not node.keywords
+
+
+def _literal_key(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _format_attrs(template, depth):
