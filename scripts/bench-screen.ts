@@ -38,7 +38,7 @@ const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '',
 const python = await resolver.python();
 await resolver.dispose();
 if ('error' in python) throw new Error(python.error);
-const out = execFileSync(python.executable, ['-I', '-c', timing, path.join(root, 'src/judge/harness')], {
+const out = execFileSync(python.executable, ['-I', '-B', '-c', timing, path.join(root, 'src/judge/harness')], {
   input: JSON.stringify({ files, rounds }),
 });
 const r = JSON.parse(out.toString('utf8')) as { parse: number; screen: number; version: string };
