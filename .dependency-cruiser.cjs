@@ -26,9 +26,9 @@ module.exports = {
     {
       name: 'packets-model-is-pure',
       severity: 'error',
-      comment: 'The packet model is read by the CLI and the Astro site alike (the sandbox caps it validates are plain constants).',
+      comment: 'The packet model is read by the CLI and the Astro site alike (the sandbox caps and the screened primitive ids it validates are plain constants).',
       from: { path: '^src/packets/' },
-      to: { path: '^src/(judge|rehearse|grade|bundle|cli|lint|llm|sandbox|mutate)/', pathNot: '^src/sandbox/limits\\.ts$' },
+      to: { path: '^src/(judge|rehearse|grade|bundle|cli|lint|llm|sandbox|mutate)/', pathNot: '^src/(sandbox/limits|judge/primitives)\\.ts$' },
     },
   ],
   options: {

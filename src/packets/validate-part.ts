@@ -56,7 +56,9 @@ function reasonFor(issue: z.core.$ZodIssue, value: unknown): string {
       return issue.origin === 'array'
         ? `needs at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`
         : issue.origin === 'string'
-          ? `must not be empty`
+          ? Number(issue.minimum) > 1
+            ? `must be at least ${String(issue.minimum)} characters, but it is ${describeValue(value)}${why(issue)}`
+            : `must not be empty`
           : `must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}, but it is ${describeValue(value)}${why(issue)}`;
     case 'too_big':
       return issue.origin === 'string'

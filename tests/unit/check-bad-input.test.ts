@@ -123,6 +123,24 @@ describe('packet check on bad input', () => {
     expect((await check()).diagnostics).toEqual([]);
   });
 
+  it('wants a reason of a sentence for every screened primitive a packet allows, and names the fix', async () => {
+    await t.add('p');
+    const forbid = '      reason: Swallowing every error hides bad input.\n';
+    await t.edit('p', 'prompt.mdx', forbid, `${forbid}  allowPrimitives:\n    - primitive: computed-attr\n      reason: needed\n    - primitive: fork\n`);
+    const r = await check();
+    const short = only(r.diagnostics, 'PK107');
+    expect([short.file, short.line]).toEqual(['packets/p/prompt.mdx', await t.lineOf('p', 'prompt.mdx', 'reason: needed')]);
+    expect(short.message).toMatchInlineSnapshot(
+      `""workspace.allowPrimitives[0].reason" must be at least 20 characters, but it is the text "needed"; say in a sentence why a solution of this packet needs the primitive (at least 20 characters)."`,
+    );
+    const missing = only(r.diagnostics, 'PK108');
+    expect(missing.message).toMatchInlineSnapshot(`""workspace.allowPrimitives[1]" has no "reason", and it is required."`);
+    expect(missing.hint).toContain('npx packet explain prompt.workspace.allowPrimitives.reason');
+    await t.edit('p', 'prompt.mdx', 'reason: needed', 'reason: The gate dispatches its steps by name.');
+    await t.edit('p', 'prompt.mdx', '    - primitive: fork\n', '');
+    expect((await check()).diagnostics).toEqual([]);
+  });
+
   it('rejects an empty prompt body', async () => {
     await t.add('p');
     const text = await t.read('p', 'prompt.mdx');

@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import { PRIMITIVE_DOCS, PRIMITIVES, primitiveSchema } from '../../judge/primitives.ts';
 import { LIMIT_MAXIMA } from '../../sandbox/limits.ts';
 import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
 import { field } from './field-doc.ts';
@@ -22,6 +23,28 @@ export const forbiddenPatternSchema = z.strictObject({
   }),
 });
 
+/** The shortest reason an allowance of a screened primitive may give. */
+export const ALLOWANCE_REASON_MIN = 20;
+
+/** One primitive of the static screen a packet allows, and why its solution needs it. */
+export const primitiveAllowanceSchema = z.strictObject({
+  primitive: field(primitiveSchema, {
+    description:
+      'The id of a primitive the static screen names in a candidate\'s Python files. An allowed primitive is not a finding in this packet.',
+    examples: ['computed-attr'],
+    values: PRIMITIVE_DOCS,
+  }),
+  reason: field(
+    z.string().trim().min(ALLOWANCE_REASON_MIN, {
+      message: `say in a sentence why a solution of this packet needs the primitive (at least ${ALLOWANCE_REASON_MIN} characters)`,
+    }),
+    {
+      description: `Why a solution of this packet needs the primitive, in a sentence of at least ${ALLOWANCE_REASON_MIN} characters: a scorecard quotes it beside every use it let through.`,
+      examples: ['The gate dispatches its red, model and green steps by name.'],
+    },
+  ),
+});
+
 /** The workspace contract: what a candidate may touch, and what must never appear. */
 export const workspaceSchema = z.strictObject({
   allow: field(z.array(relativeGlob).min(1), {
@@ -32,6 +55,10 @@ export const workspaceSchema = z.strictObject({
   forbid: field(z.array(forbiddenPatternSchema).default([]), {
     description: 'Patterns that must never appear in a submitted file, each with its reason. A match is a finding that names the file, and fails the `workspace` check of an `auto` row.',
     examples: [[{ pattern: 'time\\.sleep\\(', reason: 'Inject the clock; never sleep for real in a test.' }]],
+  }),
+  allowPrimitives: field(z.array(primitiveAllowanceSchema).optional(), {
+    description: `Primitives of the static screen this packet's solutions may use, each with its reason. Before the run the screen names, at file:line, each use in a submitted Python file of a way to reach the harness that judges it (${PRIMITIVES.join(', ')}); an allowed one is let through, every other one is a tamper finding.`,
+    examples: [[{ primitive: 'computed-attr', reason: 'The gate dispatches its red, model and green steps by name.' }]],
   }),
 });
 
