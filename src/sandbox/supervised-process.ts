@@ -20,7 +20,7 @@ export interface SupervisedSpawn {
   /**
    * Descriptors for the child from fd 3 on, in order: `collect` opens a pipe and keeps what the
    * child writes to it (at most 64 KiB); `{ fd }` hands over an open host descriptor; `{ data }`
-   * opens a pipe, writes the text and closes it (the child reads it to its end).
+   * opens a pipe, writes the text (UTF-8) or the bytes and closes it (the child reads it to its end).
    */
   extraFds?: readonly ExtraFd[];
   /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
@@ -30,7 +30,7 @@ export interface SupervisedSpawn {
 }
 
 /** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
-export type ExtraFd = 'collect' | { fd: number } | { data: string };
+export type ExtraFd = 'collect' | { fd: number } | { data: string | Uint8Array };
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
@@ -116,7 +116,7 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     const extra = options.extraFds ?? [];
     const collected: Buffer[][] = extra.map(() => []);
     extra.forEach((x, i) => {
-      const stream = child.stdio[3 + i] as (Readable & { end?: (text: string) => void }) | null | undefined;
+      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Uint8Array) => void }) | null | undefined;
       stream?.on('error', () => {});
       if (x === 'collect') {
         stream?.on('data', (chunk: Buffer) => {
