@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything packet-kit needs on a fresh Debian machine: the sandbox (bubblewrap),
+# Installs everything packet-kit needs on a fresh Debian machine: the sandbox (bubblewrap, and
+# gcc with libseccomp-dev to build its seccomp filter),
 # a browser for the end-to-end tests (Debian's chromium), Python for the packets' tests,
 # and the npm dependencies (which pin Node 24). Safe to run again.
 set -euo pipefail
@@ -9,6 +10,8 @@ need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 [ -x /usr/lib/chromium/chromium ] || need+=(chromium)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v cc >/dev/null 2>&1 || need+=(gcc)
+[ -f /usr/include/seccomp.h ] || need+=(libseccomp-dev)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   echo "setup: installing ${need[*]} from Debian's packages"

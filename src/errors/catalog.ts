@@ -307,7 +307,7 @@ export const Errors = {
     severity: 'error',
     message: ({ reason }) => reason,
     hint: () =>
-      'Install bubblewrap 0.7 or later (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces (the sandbox drops to an unprivileged uid even when the kit runs as root); or, for packets you wrote yourself, pass --unconfined.',
+      'Install bubblewrap 0.7 or later, gcc and libseccomp-dev (Debian/Ubuntu: apt-get install bubblewrap gcc libseccomp-dev) and allow unprivileged user namespaces (the sandbox drops to an unprivileged uid even when the kit runs as root); or, for packets you wrote yourself, pass --unconfined.',
   }),
   SandboxCapHit: entry<{ detail: string; fix: string }>({
     code: 'PK402',

@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
 import { describeCap, findCapHit, parseMountReport } from './caps.ts';
@@ -29,8 +29,18 @@ export const DEFAULT_SYSTEM_PATHS: readonly string[] = Object.freeze([
   '/libx32',
 ]);
 
+/**
+ * Where a `pathPrepend` folder that holds only symlinks (an interpreter shim) is made inside,
+ * as `<this>/<index>`: its links are recreated there rather than its host folder bound, so
+ * neither `/proc/self/mountinfo` nor `PATH` inside names the host's scratch folder.
+ */
+export const BUBBLEWRAP_LINK_DIRS = '/packet-kit/path';
+
+/** A `pathPrepend` folder with more entries than this is bound, not recreated. */
+const MAX_LINK_DIR_ENTRIES = 64;
+
 /** Inside paths a `pathPrepend` or `readOnlyPaths` entry may not sit on or under. */
-const RESERVED_INSIDE = ['/proc', '/dev', '/etc', BUBBLEWRAP_WORKSPACE];
+const RESERVED_INSIDE = ['/proc', '/dev', '/etc', BUBBLEWRAP_WORKSPACE, '/packet-kit'];
 
 /** The child's descriptors: 3 bwrap's JSON status, 4 the wrapper's report, then the data and files bwrap copies in. */
 const STATUS_FD = 3;
@@ -70,6 +80,12 @@ export interface BubblewrapOptions {
   setprivPath?: string;
   /** The host `/etc` to take the allowlisted entries from; default `/etc`. */
   etcDir?: string;
+  /**
+   * The seccomp filter every run loads (`--seccomp`), from `buildSeccompFilter`: the program,
+   * or why it could not be built. Asked once, on the first run. Without a program no run is
+   * made.
+   */
+  seccomp: () => Promise<Uint8Array | string>;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
@@ -115,6 +131,9 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
     reach.set(key, opening);
     return opening;
   };
+  let filter: Promise<Uint8Array | string> | undefined;
+  const seccomp = (): Promise<Uint8Array | string> =>
+    (filter ??= typeof options.seccomp === 'function' ? options.seccomp() : Promise.resolve('no seccomp filter was given to the sandbox'));
   const etc = new Map<boolean, EtcEntry[]>();
   const etcEntries = (certificates: boolean) => {
     if (!etc.has(certificates)) etc.set(certificates, hostEtcEntries(options.etcDir ?? '/etc', certificates));
@@ -144,9 +163,12 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
             capDetail: `the work directory alone (${mib} MiB) is larger than the workspace (${BUBBLEWRAP_WORKSPACE}, ${checked.limits.workspaceMb} MiB)`,
           };
         }
-        const channels = channelFds(checked.channels, FIRST_DATA_FD + etcPlan.data.length + etcPlan.fds.length + copy.fds.length);
-        const args = bubblewrapArgs({ ...checked, env: { ...checked.env, ...channels.env } }, options, { etc: etcPlan.args, workspace: copy.args });
+        const seccompFd = FIRST_DATA_FD + etcPlan.data.length + etcPlan.fds.length + copy.fds.length;
+        const channels = channelFds(checked.channels, seccompFd + 1);
+        const args = bubblewrapArgs({ ...checked, env: { ...checked.env, ...channels.env } }, options, { etc: etcPlan.args, workspace: copy.args, seccompFd });
         if (typeof args === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, args);
+        const program = await seccomp();
+        if (typeof program === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `${program}. The sandbox does not run without its seccomp filter`);
 
         // Who starts bwrap: this process's user; or, as root, the unprivileged host ids, directly,
         // or from a mount namespace in which the paths out of their reach are reachable.
@@ -173,6 +195,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           'collect',
           ...etcPlan.data.map((data) => ({ data })),
           ...[...etcPlan.fds, ...copy.fds].map((fd) => ({ fd })),
+          { data: program },
           ...channels.extra,
         ];
         const outcome = await runSupervised({
@@ -221,6 +244,8 @@ export interface BubblewrapContents {
   etc: readonly string[];
   /** From `planWorkspaceCopy`. */
   workspace: readonly string[];
+  /** The child's descriptor from which bwrap reads the seccomp filter. */
+  seccompFd: number;
 }
 
 /**
@@ -253,7 +278,22 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions,
   args.push('--size', mib(limits.tmpMb), '--tmpfs', CAPPED_MOUNTS.tmp);
   args.push('--size', mib(limits.workspaceMb), '--tmpfs', BUBBLEWRAP_WORKSPACE, ...contents.workspace);
 
-  const extra = [...new Set([...spec.pathPrepend, ...spec.readOnlyPaths])].sort();
+  // Shim folders (symlinks only) are recreated; every other path is bound at its own place.
+  const insidePath: string[] = [];
+  const bound: string[] = [];
+  spec.pathPrepend.forEach((dir, i) => {
+    const links = linksOnly(dir);
+    if (links === null) {
+      insidePath.push(dir);
+      bound.push(dir);
+      return;
+    }
+    const inside = `${BUBBLEWRAP_LINK_DIRS}/${i}`;
+    args.push('--perms', '0755', '--dir', inside);
+    for (const [name, target] of links) args.push('--symlink', target, `${inside}/${name}`);
+    insidePath.push(inside);
+  });
+  const extra = [...new Set([...bound, ...spec.readOnlyPaths])].sort();
   for (const path of extra) {
     if (!isAbsolute(path) || path === '/') return `cannot bind ${path} read-only: it must be an absolute path below /`;
     const clash = RESERVED_INSIDE.find((reserved) => path === reserved || path.startsWith(`${reserved}/`));
@@ -263,9 +303,10 @@ export function bubblewrapArgs(spec: CheckedRunSpec, options: BubblewrapOptions,
   }
 
   args.push('--remount-ro', '/', '--chdir', BUBBLEWRAP_WORKSPACE, '--clearenv');
-  for (const [name, value] of Object.entries(sandboxEnvironment(spec, BUBBLEWRAP_WORKSPACE))) {
+  for (const [name, value] of Object.entries(sandboxEnvironment({ ...spec, pathPrepend: insidePath }, BUBBLEWRAP_WORKSPACE))) {
     args.push('--setenv', name, value);
   }
+  args.push('--seccomp', String(contents.seccompFd));
   args.push('--json-status-fd', String(STATUS_FD));
   args.push('--', '/bin/sh', '-c', limitsWrapperScript(limits, { processLimit: true, report: true }), 'packet-kit-sandbox', spec.command);
   return args;
@@ -278,6 +319,24 @@ function bindSources(args: readonly string[]): string[] {
     if (args[i] === '--ro-bind') out.push(args[i + 1]!);
   }
   return out;
+}
+
+/** The entries of a folder that holds symlinks and nothing else (name and target, sorted), or null. */
+function linksOnly(dir: string): [string, string][] | null {
+  try {
+    const names = readdirSync(dir).sort();
+    if (names.length === 0 || names.length > MAX_LINK_DIR_ENTRIES) return null;
+    const links: [string, string][] = [];
+    for (const name of names) {
+      if (!lstatSync(`${dir}/${name}`).isSymbolicLink()) return null;
+      const target = readlinkSync(`${dir}/${name}`);
+      if (!isAbsolute(target)) return null; // it would point elsewhere from another folder
+      links.push([name, target]);
+    }
+    return links;
+  } catch {
+    return null;
+  }
 }
 
 function lstatOrNull(path: string): Stats | null {

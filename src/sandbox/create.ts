@@ -1,6 +1,9 @@
+import { join } from 'node:path';
+import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { createBubblewrapSandbox, probeBubblewrap, type BubblewrapOptions } from './bubblewrap.ts';
 import { DEFAULT_HOST_IDS, type HostIds } from './host-user.ts';
 import { findExecutable } from './interpreters.ts';
+import { buildSeccompFilter } from './seccomp.ts';
 import { selfTest, type SelfTestReport } from './self-test.ts';
 import type { Sandbox, SandboxMounts } from './types.ts';
 import { createUnconfinedSandbox } from './unconfined.ts';
@@ -29,9 +32,14 @@ export interface CreateSandboxOptions {
   euid?: number;
   /** The unprivileged host ids bwrap runs as when `euid` is 0; default `DEFAULT_HOST_IDS`. */
   hostIds?: HostIds;
+  /** Where the built seccomp filter is kept; default `node_modules/.cache/packet-kit/seccomp` in the kit. */
+  seccompCacheDir?: string;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
+
+/** Where `createSandbox` keeps the built seccomp filter unless told otherwise. */
+export const DEFAULT_SECCOMP_CACHE_DIR = join(KIT_ROOT, 'node_modules', '.cache', 'packet-kit', 'seccomp');
 
 /** Why no sandbox was given. Plain data, in the shape of the error catalog. */
 export interface SandboxUnavailable {
@@ -71,7 +79,7 @@ export type CreateSandboxResult =
     };
 
 const HINT =
-  'Install bubblewrap 0.7 or later (Debian/Ubuntu: apt-get install bubblewrap) and make sure unprivileged user namespaces are allowed ' +
+  'Install bubblewrap 0.7 or later, gcc and libseccomp-dev (Debian/Ubuntu: apt-get install bubblewrap gcc libseccomp-dev; scripts/setup.sh does) and make sure unprivileged user namespaces are allowed ' +
   '(the sandbox runs as an unprivileged uid even when the kit runs as root), ' +
   'or pass the explicit unconfined flag to run trees you wrote yourself without isolation.';
 
@@ -90,9 +98,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
     const utilPath = `${options.searchPath ?? '/usr/bin:/bin'}:/usr/bin:/bin`;
     const nsenterPath = asRoot ? findExecutable('nsenter', utilPath) : null;
     const setprivPath = asRoot ? findExecutable('setpriv', utilPath) : null;
+    const ccPath = findExecutable('cc', utilPath) ?? findExecutable('gcc', utilPath);
     const sandbox = createBubblewrapSandbox({
       bwrapPath,
       features,
+      seccomp: () => buildSeccompFilter({ ccPath, cacheDir: options.seccompCacheDir ?? DEFAULT_SECCOMP_CACHE_DIR, arch: process.arch }),
       ...(asRoot ? { hostIds: options.hostIds ?? DEFAULT_HOST_IDS } : {}),
       ...(nsenterPath ? { nsenterPath } : {}),
       ...(setprivPath ? { setprivPath } : {}),

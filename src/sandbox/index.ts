@@ -7,6 +7,7 @@ export { DEFAULT_HOST_IDS, type HostIds } from './host-user.ts';
 export { createScratchRoot, removeStaleScratch, SCRATCH_MARKER, SCRATCH_PREFIX, type ScratchOptions, type ScratchRoot } from './scratch.ts';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIMEOUT_MS } from './run-spec.ts';
 export {
+  BUBBLEWRAP_LINK_DIRS,
   BUBBLEWRAP_WORKSPACE,
   DEFAULT_SYSTEM_PATHS,
   createBubblewrapSandbox,
@@ -16,7 +17,8 @@ export {
 } from './bubblewrap.ts';
 export { createUnconfinedSandbox, type UnconfinedOptions } from './unconfined.ts';
 export { PROBE_LIMITS, selfTest, type SelfTestCheck, type SelfTestOptions, type SelfTestReport } from './self-test.ts';
-export { createSandbox, type CreateSandboxOptions, type CreateSandboxResult, type SandboxUnavailable } from './create.ts';
+export { createSandbox, DEFAULT_SECCOMP_CACHE_DIR, type CreateSandboxOptions, type CreateSandboxResult, type SandboxUnavailable } from './create.ts';
+export { buildSeccompFilter, type SeccompBuildOptions } from './seccomp.ts';
 export {
   createInterpreterResolver,
   findExecutable,

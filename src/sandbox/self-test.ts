@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox, SandboxMounts } from './types.ts';
 
@@ -10,7 +10,7 @@ import type { Sandbox, SandboxMounts } from './types.ts';
 export interface SelfTestCheck {
   /**
    * Stable name: `network`, `write-outside`, `environment`, `write-inside`, `uid`, `etc`,
-   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, or `run`.
+   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, `seccomp`, `host-paths`, or `run`.
    */
   name: string;
   /** The sandbox held (or, for `write-inside`, allowed what it must). */
@@ -58,7 +58,11 @@ const FORK_TRIES = 3 * PROBE_LIMITS.processes;
  * inside is not 0 and holds no capability; (f) no shadow file is there to read, and
  * `/etc/passwd` lists no host user; (g) start more processes than the cap (must stop below
  * it: a run whose processes were root on the host would not be stopped); (h) write twice the
- * cap into `/workspace`, `/tmp` and `/dev/shm` (each must stop at its cap).
+ * cap into `/workspace`, `/tmp` and `/dev/shm` (each must stop at its cap); (i) ptrace
+ * (PTRACE_SEIZE, an attach that stops nothing) pid 1 and unshare a user namespace (each must fail with EPERM, the seccomp
+ * filter's answer: without it the first succeeds and the second fails otherwise); (j) read
+ * `/proc/self/mountinfo` and `PATH` (neither may name a path under the scratch folder, the
+ * work directory or the host's home, but for the paths the run asked to see).
  *
  * For (c) the canary is set in `process.env` for the duration of the run and removed after:
  * an implementation that forgot to clear the environment would inherit it from there.
@@ -158,6 +162,21 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
         detail: `writing ${FILL_BYTES} bytes into ${file} with a cap of ${cap} MiB: ${size === undefined ? 'no answer' : `${size} bytes written`}`,
       });
     }
+    const seccomp = answer('seccomp');
+    checks.push({
+      name: 'seccomp',
+      ok: seccomp === 'ptrace EPERM, unshare EPERM',
+      detail: `ptrace(PTRACE_SEIZE, 1) and unshare(CLONE_NEWUSER) inside: ${seccomp}`,
+    });
+    const seen = lines.filter((line) => line.startsWith('mountinfo:')).flatMap((line) => line.slice('mountinfo:'.length).split(' '));
+    seen.push(...answer('path').split(':'));
+    const asked = [...(options.mounts?.readOnlyPaths ?? []), outside];
+    const leaks = hostPathLeaks(seen, [base, workdir, homedir()], asked);
+    checks.push({
+      name: 'host-paths',
+      ok: leaks.length === 0 && seen.length > 2,
+      detail: leaks.length > 0 ? `/proc/self/mountinfo or PATH inside names host paths: ${leaks.join(', ')}` : `/proc/self/mountinfo and PATH inside name nothing under ${base}, the work directory or the host's home but the paths the run asked for`,
+    });
     return { ok: checks.every((check) => check.ok), checks };
   } finally {
     await listener.close();
@@ -216,6 +235,25 @@ except OSError as error:
 else
   echo "network:untested (no bash or python3 inside to open a socket)"
 fi
+echo "path:$PATH"
+while read -r _ _ _ root point _; do echo "mountinfo:$root $point"; done < /proc/self/mountinfo
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c '
+import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+def outcome(result):
+    return "succeeded" if result != -1 else errno.errorcode.get(ctypes.get_errno(), "errno %d" % ctypes.get_errno())
+# Only pid 1 of a sandbox: outside one (the unconfined sandbox) it would be the init of the host.
+if os.getcwd() == "/workspace":
+    # PTRACE_SEIZE: like PTRACE_ATTACH, but should it hold, it stops nothing, and ends with this process.
+    ptrace = outcome(libc.ptrace(0x4206, 1, None, None))
+else:
+    ptrace = "untested (not in a sandbox)"
+print("seccomp:ptrace %s, unshare %s" % (ptrace, outcome(libc.unshare(0x10000000))))  # CLONE_NEWUSER
+'
+else
+  echo "seccomp:untested (no python3 inside)"
+fi
 tag=$PROBE_TAG
 head -c "$PROBE_FILL" /dev/zero 2>/dev/null | tee "/tmp/fill-$tag" "/dev/shm/fill-$tag" > "fill-$tag" 2>/dev/null
 stat -c 'size:%n %s' "fill-$tag" "/tmp/fill-$tag" "/dev/shm/fill-$tag" 2>/dev/null
@@ -228,6 +266,15 @@ echo "forks:$last"
 if [ "$PWD" != /workspace ]; then rm -f "/tmp/fill-$tag" "/dev/shm/fill-$tag" "/tmp/forks-$tag"; fi
 exit 0
 `;
+
+/**
+ * The paths in `seen` that lie under one of `hidden` (the host's scratch folder, home,
+ * ...) and not on or under one of `asked` (the paths a run was given to see). Sorted, once each.
+ */
+export function hostPathLeaks(seen: readonly string[], hidden: readonly string[], asked: readonly string[]): string[] {
+  const below = (path: string, root: string) => root !== '/' && path.startsWith(`${root.replace(/\/+$/, '')}/`);
+  return [...new Set(seen.filter((path) => hidden.some((root) => below(path, root)) && !asked.some((root) => path === root || below(path, root))))].sort();
+}
 
 interface LoopbackListener {
   port: number;

@@ -20,8 +20,8 @@ export interface SupervisedSpawn {
   /**
    * Descriptors for the child from fd 3 on, in order: `collect` opens a pipe and keeps what the
    * child writes to it (at most 64 KiB; `{ collect: bytes }` sets another cap); `{ fd }` hands over
-   * an open host descriptor; `{ data }` opens a pipe, writes the text or bytes and closes it (the
-   * child reads it to its end).
+   * an open host descriptor; `{ data }` opens a pipe, writes the text (UTF-8) or the bytes and closes
+   * it (the child reads it to its end).
    */
   extraFds?: readonly ExtraFd[];
   /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
@@ -31,7 +31,7 @@ export interface SupervisedSpawn {
 }
 
 /** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
-export type ExtraFd = 'collect' | { collect: number } | { fd: number } | { data: string | Buffer };
+export type ExtraFd = 'collect' | { collect: number } | { fd: number } | { data: string | Uint8Array };
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
@@ -121,7 +121,7 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     const kept: number[] = extra.map(() => 0);
     const cut: boolean[] = extra.map(() => false);
     extra.forEach((x, i) => {
-      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Buffer) => void }) | null | undefined;
+      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Uint8Array) => void }) | null | undefined;
       stream?.on('error', () => {});
       if (x === 'collect' || 'collect' in x) {
         const limit = x === 'collect' ? 64 * 1024 : x.collect;

@@ -87,7 +87,9 @@ export interface RunSpec {
   outputLimitBytes?: number;
   /**
    * Absolute host directories put in front of `PATH`, in order (e.g. an interpreter shim
-   * directory). Bubblewrap binds each read-only at the same path.
+   * directory). Bubblewrap binds each read-only at the same path, but a folder of absolute
+   * symlinks only (a shim), which it recreates at `/packet-kit/path/<index>` and puts on `PATH`
+   * there, so the command never sees the host folder's name.
    */
   pathPrepend?: readonly string[];
   /**

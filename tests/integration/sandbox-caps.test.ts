@@ -5,8 +5,8 @@
  * the fork tests start at most 200 processes that only wait, the fills write at most 24 MiB.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,91 @@ describe('sandbox hardening (negative tests)', () => {
     const result = await bwrap.run(spec('echo out > output.txt; head -c 1000000 /dev/zero > /tmp/t; sleep 30', { workdir: work, timeoutMs: 500 }));
     expect(result.timedOut).toBe(true);
     expect(readdirSync(work)).toEqual(['input.txt']);
+  });
+});
+
+/**
+ * Calls a libc function by ctypes inside and prints `name result` (`ok` or the errno's name),
+ * as test code that tries an escape would see it.
+ */
+function syscallProbe(calls: Record<string, string>): string {
+  const lines = [
+    'import ctypes, errno',
+    'libc = ctypes.CDLL(None, use_errno=True)',
+    'def attach(pid):', // PTRACE_SEIZE: should it hold, it stops nothing, and ends with the tracer
+    '    return libc.ptrace(0x4206, pid, None, None)',
+    'def say(name, result):',
+    '    print(name, "ok" if result != -1 else errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno()))',
+    ...Object.entries(calls).map(([name, call]) => `say(${JSON.stringify(name)}, ${call})`),
+  ];
+  return `python3 -c '${lines.join('\n')}'`;
+}
+
+/** The raw syscall numbers below are x86_64's. */
+describe('the seccomp filter (negative tests)', () => {
+  it.runIf(process.arch === 'x64')('cant_ptrace: attaching to another process, or reading its memory, fails with EPERM', async () => {
+    const command = `sleep 30 & echo $! > /tmp/pid; ${syscallProbe({
+      attach_init: 'attach(1)',
+      attach_sibling: 'attach(int(open("/tmp/pid").read()))',
+      vm_read: 'libc.syscall(310, 1, None, 0, None, 0, 0)',
+    })}`;
+    const result = await bwrap.run(spec(command));
+    expect(result.stdout).toBe('attach_init EPERM\nattach_sibling EPERM\nvm_read EPERM\n');
+  });
+
+  it.runIf(process.arch === 'x64')('cant_unshare: no new namespace, by unshare, setns or clone with namespace flags', async () => {
+    const command = syscallProbe({
+      unshare_user: 'libc.unshare(0x10000000)',
+      unshare_net: 'libc.unshare(0x40000000)',
+      setns: 'libc.setns(0, 0)',
+      clone_newuser: 'libc.syscall(56, 0x10000000 | 17, None, None, None, None)',
+    });
+    const result = await bwrap.run(spec(`${command}; python3 -c "import os, threading; t = threading.Thread(target=print, args=('thread',)); t.start(); t.join(); pid = os.fork(); pid or os._exit(3); print('fork', os.waitpid(pid, 0)[1] >> 8)"`));
+    expect(result.stdout).toBe('unshare_user EPERM\nunshare_net EPERM\nsetns EPERM\nclone_newuser EPERM\nthread\nfork 3\n');
+  });
+
+  it.runIf(process.arch === 'x64')('cant_mount: mount, the new mount API and pivot_root fail with EPERM before the kernel reads their arguments', async () => {
+    // Without capabilities these fail anyway, but only after the kernel has parsed what they were
+    // given: mount reads its strings first (EFAULT for a bad pointer), and open_tree without
+    // OPEN_TREE_CLONE needs no capability at all.
+    const command = syscallProbe({
+      mount: 'libc.syscall(165, 1, 1, 1, 0, 1)',
+      open_tree: 'libc.syscall(428, -100, b"/tmp", 0)',
+      fsopen: 'libc.syscall(430, b"tmpfs", 0)',
+      pivot_root: 'libc.syscall(155, b"/tmp", b"/tmp")',
+    });
+    const result = await bwrap.run(spec(command));
+    expect(result.stdout).toBe('mount EPERM\nopen_tree EPERM\nfsopen EPERM\npivot_root EPERM\n');
+  });
+
+  it.runIf(process.arch === 'x64')('cant_use_io_uring: io_uring, bpf, perf events, userfaultfd and the keyring fail with EPERM', async () => {
+    const command = syscallProbe({
+      io_uring_setup: 'libc.syscall(425, 1, ctypes.create_string_buffer(120))',
+      bpf: 'libc.syscall(321, 0, None, 0)',
+      perf_event_open: 'libc.syscall(298, None, 0, -1, -1, 0)',
+      userfaultfd: 'libc.syscall(323, 0)',
+      add_key: 'libc.syscall(248, b"user", b"k", b"v", 1, -2)',
+    });
+    const result = await bwrap.run(spec(command));
+    expect(result.stdout).toBe('io_uring_setup EPERM\nbpf EPERM\nperf_event_open EPERM\nuserfaultfd EPERM\nadd_key EPERM\n');
+  });
+});
+
+describe('host paths inside (negative test)', () => {
+  it("cant_see_host_paths: /proc/self/mountinfo and PATH name no scratch folder, work directory or home path but the interpreter's", async () => {
+    const work = tempDir('paths');
+    mkdirSync(join(work, 'hidden'));
+    writeFileSync(join(work, 'hidden', 'test_hidden.py'), 'pass\n');
+    writeFileSync(join(work, 'rubric.txt'), 'kept\n');
+    const result = await bwrap.run(spec('cat /proc/self/mountinfo; echo "PATH=$PATH"', { workdir: work, readOnlyInWorkdir: ['hidden', 'rubric.txt'] }));
+    expect(result.exitCode).toBe(0);
+    const fields = result.stdout.split('\n').flatMap((line) => (line.startsWith('PATH=') ? line.slice(5).split(':') : line.split(' ').slice(3, 5)));
+    expect(fields).toContain('/workspace/hidden'); // the protected files are there, from neutral sources
+    // The work directory and the interpreter shim lie under the host's TMPDIR; the interpreter itself may be under home (pyenv).
+    expect([work, python.shimDir].every((path) => path.startsWith(`${tmpdir()}/`))).toBe(true);
+    const asked = (field: string) => python.mounts.readOnlyPaths.some((path) => field === path || field.startsWith(`${path}/`));
+    const leaks = fields.filter((field) => [tmpdir(), homedir()].some((root) => field.startsWith(`${root}/`)) && !asked(field));
+    expect(leaks).toEqual([]);
   });
 });
 

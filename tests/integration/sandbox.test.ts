@@ -8,8 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox-harness.ts';
 import {
+  BUBBLEWRAP_LINK_DIRS,
   BUBBLEWRAP_WORKSPACE,
+  buildSeccompFilter,
   createBubblewrapSandbox,
+  DEFAULT_SECCOMP_CACHE_DIR,
   createSandbox,
   createUnconfinedSandbox,
   DEFAULT_HOST_IDS,
@@ -93,6 +96,8 @@ describe('bubblewrap sandbox', () => {
       ['workspace-size', true],
       ['tmp-size', true],
       ['shm-size', true],
+      ['seccomp', true],
+      ['host-paths', true],
     ]);
   });
 
@@ -224,7 +229,7 @@ describe('bubblewrap sandbox', () => {
       const names = result.stdout.trim().split('\n').map((line) => line.split('=')[0]).sort();
       expect(names).toEqual(['EXTRA', 'HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED', 'TZ']);
       expect(result.stdout).toContain(`HOME=${BUBBLEWRAP_WORKSPACE}\n`);
-      expect(result.stdout).toContain(`PATH=${python.shimDir}:`);
+      expect(result.stdout).toContain(`PATH=${BUBBLEWRAP_LINK_DIRS}/0:${python.binDir}:`); // the shim, recreated inside
     } finally {
       delete process.env.PACKET_KIT_TEST_API_KEY;
     }
@@ -287,9 +292,10 @@ describe('bubblewrap sandbox', () => {
     writeFileSync(join(closed, 'tool', 'hello.sh'), 'echo hello from a closed folder\n', { mode: 0o644 });
     const features = await probeBubblewrap('/usr/bin/bwrap');
     if (typeof features === 'string') throw new Error(features);
+    const seccomp = () => buildSeccompFilter({ ccPath: findExecutable('cc', '/usr/bin:/bin'), cacheDir: DEFAULT_SECCOMP_CACHE_DIR, arch: process.arch });
     const outcomes: string[] = [];
     for (const tools of [{ nsenterPath: findExecutable('nsenter', '/usr/bin:/bin')! }, { setprivPath: findExecutable('setpriv', '/usr/bin:/bin')! }, {}]) {
-      const box = createBubblewrapSandbox({ bwrapPath: '/usr/bin/bwrap', features, hostIds: DEFAULT_HOST_IDS, ...tools });
+      const box = createBubblewrapSandbox({ bwrapPath: '/usr/bin/bwrap', features, hostIds: DEFAULT_HOST_IDS, seccomp, ...tools });
       const result = await box.run({ workdir: tempDir('work'), command: `sh ${closed}/tool/hello.sh; id -u`, readOnlyPaths: [join(closed, 'tool')] });
       outcomes.push(result.error ?? result.stdout);
       await box.dispose?.();
