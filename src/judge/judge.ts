@@ -293,13 +293,33 @@ export function recordFindings(record: HarnessRecord, run: RunEvidence): Finding
   }
   const foreign = record.tests.filter((t) => t.foreign);
   if (foreign.length) out.push(finding('tamper', JudgeFindings.ForeignTest, { ids: foreign.map((t) => t.id), problem: foreign[0]!.message.replace(/^the test /, '') }));
-  if (record.screen) {
-    for (const f of record.screen.findings) {
-      if (f.primitive === 'coding-cookie') out.push(finding('tamper', JudgeFindings.CodingCookie, { file: f.file, line: f.line, detail: f.detail }, { file: f.file, line: f.line }));
-      else out.push(finding('tamper', JudgeFindings.PrimitiveUsed, { file: f.file, line: f.line, primitive: f.primitive, detail: f.detail }, { file: f.file, line: f.line }));
-    }
-  }
   if (run.outputTruncated && !run.outputFlooded) out.push(finding('run', JudgeFindings.OutputTruncated, { bytes: 64 * 1024 }));
+  return out;
+}
+
+/**
+ * The static screen's findings at file:line. A primitive on a line the starter has word for word
+ * in the same file is the packet author's (a dispatch by name the task is built on), not the
+ * candidate's: it is left out. A coding cookie never is.
+ */
+export function screenFindings(record: HarnessRecord | undefined, starter: Evidence['starter'], before: Evidence['before']): Finding[] {
+  if (!record?.screen) return [];
+  const out: Finding[] = [];
+  const authored = new Map<string, Set<string>>();
+  const authoredLines = (file: string) => {
+    if (!authored.has(file)) authored.set(file, new Set((starter.get(file) ?? '').split('\n').map((l) => l.trim()).filter(Boolean)));
+    return authored.get(file)!;
+  };
+  for (const f of record.screen.findings) {
+    if (f.primitive === 'coding-cookie') {
+      out.push(finding('tamper', JudgeFindings.CodingCookie, { file: f.file, line: f.line, detail: f.detail }, { file: f.file, line: f.line }));
+      continue;
+    }
+    const text = before.get(f.file);
+    const line = typeof text === 'string' ? text.split('\n')[f.line - 1]?.trim() : undefined;
+    if (line && authoredLines(f.file).has(line)) continue;
+    out.push(finding('tamper', JudgeFindings.PrimitiveUsed, { file: f.file, line: f.line, primitive: f.primitive, detail: f.detail }, { file: f.file, line: f.line }));
+  }
   return out;
 }
 
@@ -398,6 +418,7 @@ export function judge(rules: JudgeRules, e: Evidence): Judgement {
   for (const p of e.protectedAfter) findings.push(finding('tamper', JudgeFindings.ProtectedChangedDuringRun, p, { file: p.file }));
   const statics = staticFindings(rules, e, e.run.error ? undefined : signalOutput(e));
   findings.push(...statics.findings);
+  findings.push(...screenFindings(e.record, e.starter, e.before));
   findings.push(...forbidOverTokens(rules.contract, e.record, statics.findings));
   findings.push(...compiledCode(e.before, e.starter));
   const kinds = new Set(findings.map((f) => f.kind));

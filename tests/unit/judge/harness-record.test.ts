@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRecord, recordReport, seal, type HarnessRecord } from '../../../src/judge/harness/record.ts';
-import { forbidOverTokens, judge, recordFindings, summaryFromRecord, type Evidence, type JudgeRules } from '../../../src/judge/judge.ts';
+import { forbidOverTokens, judge, recordFindings, screenFindings, summaryFromRecord, type Evidence, type JudgeRules } from '../../../src/judge/judge.ts';
 import type { ExpectedTest } from '../../../src/judge/test-ids.ts';
 
 const KEY = Buffer.alloc(32, 7);
@@ -161,9 +161,19 @@ describe('what the record itself is evidence of', () => {
 
   it('turns the screen\'s findings into findings at file:line, the coding cookie apart', () => {
     const r = record({ screen: { findings: [{ file: 'src/a.py', line: 1, col: 0, primitive: 'coding-cookie', detail: 'utf-7' }, { file: 'src/a.py', line: 3, col: 4, primitive: 'gc', detail: 'imports gc' }], normalized: {} } });
-    const findings = recordFindings(r, run);
+    const before = new Map([['src/a.py', '# coding: utf-7\nx = 1\nimport gc\n']]);
+    const findings = screenFindings(r, new Map(), before);
     expect(findings.map((f) => [f.code, f.file, f.line])).toEqual([['PK437', 'src/a.py', 1], ['PK436', 'src/a.py', 3]]);
     expect(findings[1]!.hint).toContain('workspace.allowPrimitives');
+    expect(recordFindings(r, run)).toEqual([]);
+  });
+
+  it('leaves out a primitive on a line the starter holds word for word (the author\'s), never a cookie', () => {
+    const r = record({ screen: { findings: [{ file: 'src/a.py', line: 1, col: 0, primitive: 'coding-cookie', detail: 'utf-7' }, { file: 'src/a.py', line: 2, col: 4, primitive: 'computed-attr', detail: 'getattr' }, { file: 'src/a.py', line: 3, col: 4, primitive: 'computed-attr', detail: 'getattr' }], normalized: {} } });
+    const starter = new Map([['src/a.py', '# coding: utf-7\n    getattr(gate, step)()\n']]);
+    const before = new Map([['src/a.py', '# coding: utf-7\ngetattr(gate, step)()\ngetattr(os, name)()\n']]);
+    expect(screenFindings(r, starter, before).map((f) => [f.code, f.line])).toEqual([['PK437', 1], ['PK436', 3]]);
+    expect(screenFindings(undefined, starter, before)).toEqual([]);
   });
 
   it('calls a cut output a finding, but not twice for a flood', () => {
