@@ -218,13 +218,13 @@ export const JudgeFindings = {
       `At ${file}:${line} the code under test asked for ${event} (${detail}). The harness's audit hook, installed before any candidate code was imported, refused it: frames, gc, tracers, ctypes, code objects and process memory lead to the tests that judge the code.`,
     hint: () => 'Compute the answer from the inputs; never read the caller\'s frame, the garbage collector or the process\'s memory.',
   }),
-  PrimitiveUsed: entry<{ file: string; line: number; primitive: string; detail: string }>({
+  PrimitiveUsed: entry<{ file: string; line: number; primitive: string; detail: string; more?: number }>({
     code: 'PK436',
     name: 'PrimitiveUsed',
     title: 'Tampered: a test-machinery or introspection primitive in candidate code',
     severity: 'error',
-    message: ({ file, line, primitive, detail }) =>
-      `The static screen, run on the candidate's files before any of them is imported, found ${primitive} at ${file}:${line}: ${detail}. Candidate code needs such a primitive only to reach the tests that judge it.`,
+    message: ({ file, line, primitive, detail, more }) =>
+      `The static screen, run on the candidate's files before any of them is imported, found ${primitive} at ${file}:${line}${more ? ` (and ${more} more in the file)` : ''}: ${detail}. Candidate code needs such a primitive only to reach the tests that judge it.`,
     hint: ({ primitive }) => `Remove it; if the packet truly needs ${primitive}, allow it in prompt.mdx under workspace.allowPrimitives with a reason.`,
   }),
   CodingCookie: entry<{ file: string; line: number; detail: string }>({

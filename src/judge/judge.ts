@@ -20,7 +20,7 @@ import type { SandboxCap } from '../sandbox/types.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import type { Canary } from './canaries.ts';
 import { changesOf, compileForbid, contractFindings, type ContractRules } from './contract.ts';
-import { recordReport, type HarnessRecord } from './harness/record.ts';
+import { recordReport, type HarnessRecord, type ScreenFinding } from './harness/record.ts';
 import { finding, type Finding, type FindingKind } from './findings.ts';
 import { checkReceipts, type ReceiptRules } from './receipts.ts';
 import { findSignal } from './signals.ts';
@@ -305,6 +305,7 @@ export function recordFindings(record: HarnessRecord, run: RunEvidence): Finding
 export function screenFindings(record: HarnessRecord | undefined, starter: Evidence['starter'], before: Evidence['before']): Finding[] {
   if (!record?.screen) return [];
   const out: Finding[] = [];
+  const first = new Map<string, ScreenFinding & { more: number }>();
   const authored = new Map<string, Set<string>>();
   const authoredLines = (file: string) => {
     if (!authored.has(file)) authored.set(file, new Set((starter.get(file) ?? '').split('\n').map((l) => l.trim()).filter(Boolean)));
@@ -318,7 +319,14 @@ export function screenFindings(record: HarnessRecord | undefined, starter: Evide
     const text = before.get(f.file);
     const line = typeof text === 'string' ? text.split('\n')[f.line - 1]?.trim() : undefined;
     if (line && authoredLines(f.file).has(line)) continue;
-    out.push(finding('tamper', JudgeFindings.PrimitiveUsed, { file: f.file, line: f.line, primitive: f.primitive, detail: f.detail }, { file: f.file, line: f.line }));
+    // One finding per file and primitive, at its first line, counting the rest.
+    const key = `${f.file}\0${f.primitive}`;
+    const seen = first.get(key);
+    if (seen) seen.more += 1;
+    else first.set(key, { ...f, more: 0 });
+  }
+  for (const f of first.values()) {
+    out.push(finding('tamper', JudgeFindings.PrimitiveUsed, { file: f.file, line: f.line, primitive: f.primitive, detail: f.detail, more: f.more }, { file: f.file, line: f.line }));
   }
   return out;
 }

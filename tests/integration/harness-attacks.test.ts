@@ -1,5 +1,5 @@
 /**
- * Planted attacks on the harness: each is a WRONG solution to a shipped packet (one of its mutants,
+ * Planted attacks on the judge: each is a WRONG solution to a shipped packet (one of its mutants,
  * or a lab's starter, so the tests really fail) dressed up to end PASS, graded for real in
  * bubblewrap. The test asserts the SECURE outcome: the verdict is not PASS, and some finding (a
  * tamper, a failing test, the contract or the intake) names it. The forgers live in
@@ -56,6 +56,9 @@
  *     the candidate opens tests/test_*.py (the hidden file too) at run time, runs each test against a
  *     recorder and answers from the table of expected values
  * Controls: the sample of every shipped take-home PASSes with no finding.
+ *
+ * With the trusted harness every one of them ends CAUGHT, each named by the layer in NAMED_BY
+ * (the machinery check, the audit hook, the screen, forbid over the token stream, the intake).
  *
  * Each mutant's own failure signal is dodged in its text where it would match (`except (Exception)`,
  * `while 1:`, `("FAILED") not in`, `_check_caps (`, `range (`, `return (0)`, getattr for st_mtime),
@@ -298,12 +301,44 @@ afterAll(async () => {
 /** Kinds of finding that can name a planted attack. */
 const NAMING = new Set(['tamper', 'tests', 'hidden-tests', 'run', 'contract', 'intake', 'signal', 'unsafe']);
 
+/**
+ * The layer that must name each attack with the trusted harness: the machinery check (PK434),
+ * the audit hook (PK435), the screen (PK436, PK437), a foreign test (PK438), a cut output (PK439),
+ * forbid over the token stream (PK427), the intake (PK505 duplicate, PK513 not normal), or the tests themselves (PK415, PK416)
+ * where the forger could not reach what it forges.
+ */
+const NAMED_BY: Record<string, readonly string[]> = {
+  'result-stubs': ['PK434'],
+  'run-replaced': ['PK434'],
+  'should-stop': ['PK435'],
+  'should-stop-class': ['PK434'],
+  'expecting-failure': ['PK435'],
+  'gc-result': ['PK435'],
+  'stack-result': ['PK435'],
+  'settrace-args': ['PK435'],
+  'build-class': ['PK438'],
+  'read-caller-code': ['PK435'],
+  'stderr-filter': ['PK436'],
+  'dup2-devnull': ['PK435', 'PK436'],
+  'padded-report': ['PK439'],
+  'canary-lines': ['PK434'],
+  'lying-eq': ['PK436'],
+  'intake-double-slash': ['PK505', 'PK513'],
+  'eval-space': ['PK427'],
+  'utf7-eval': ['PK437'],
+  'import-module': ['PK427', 'PK436'],
+  'getattr-fork': ['PK427'],
+  'hidden-lookup': ['PK415', 'PK416'],
+};
+
 function expectCaught(name: string): void {
   const o = outcomes.get(name)!;
   expect(o, name).toBeDefined();
   expect(o.verdict, `${name}: ${o.codes.join(' ')} ${o.description}`).not.toBe('PASS');
   expect(o.verdict).not.toBe('REJECTED');
   expect(o.findings.some((f) => f.severity !== 'warning' && NAMING.has(f.kind)), `${name}: ${o.codes.join(' ')}`).toBe(true);
+  const named = NAMED_BY[name]!;
+  expect(o.codes.filter((c) => named.includes(c)), `${name} is named by ${named.join(' or ')}: ${o.codes.join(' ')}`).toEqual(expect.arrayContaining([named.find((c) => o.codes.includes(c)) ?? named[0]]));
 }
 
 describe('the planted answers are wrong', () => {
