@@ -4,6 +4,7 @@ import { errorReferenceMarkdown, type EntryExample } from '../errors/reference.t
 import { lintRules } from '../lint/rules/index.ts';
 import { FORMAT_REFERENCE_END, FORMAT_REFERENCE_START, formatReferenceMarkdown } from '../packets/format-reference.ts';
 import { allJsonSchemas } from '../packets/json-schema.ts';
+import { PRIMITIVES_END, PRIMITIVES_START, primitivesMarkdown } from '../judge/primitives.ts';
 
 /**
  * The README's generated sections, each between two markers and made from its one source: the
@@ -46,6 +47,7 @@ const SECTIONS: readonly Section[] = [
   { start: FORMAT_REFERENCE_START, end: FORMAT_REFERENCE_END, body: formatReferenceMarkdown },
   { start: CLI_REFERENCE_START, end: CLI_REFERENCE_END, body: () => cliReferenceMarkdown(COMMAND_SPECS) },
   { start: ERROR_REFERENCE_START, end: ERROR_REFERENCE_END, body: fullErrorReference },
+  { start: PRIMITIVES_START, end: PRIMITIVES_END, body: primitivesMarkdown },
 ];
 
 /** Text with the part between `start` and `end` replaced by `body`. */

@@ -153,7 +153,9 @@ describe('the judge against forged answers, in the sandbox', () => {
       '',
     ].join('\n');
     const r = await judged({ 'src/duration.py': `${sample}\n${leave}`, 'NOTES.md': NOTES });
-    expect(r.judgement.verdict).toBe('PASS');
+    // The exit hook itself is a primitive the screen names; nothing the code left behind is read.
+    expect(codes(r)).toEqual(['PK436']);
+    expect(r.judgement.findings[0]!.message).toContain('found atexit at src/duration.py:');
     expect(JSON.stringify(r)).not.toMatch(/root:x:0:0/);
   });
 
