@@ -124,7 +124,7 @@ def _harness(manifest, key, record_fd, screen_source):
         return '"<unencodable>"'
 
     def send(kind, payload):
-        if closed[0]:
+        if closed[0] is not False or _type(seq[0]) is not _int:
             return
         payload = _dict(payload)
         payload['seq'] = seq[0]
@@ -192,6 +192,12 @@ def _harness(manifest, key, record_fd, screen_source):
         'os.fork', 'os.forkpty', 'sys._getframemodulename',
     })
     GETATTR = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', '__code__', 'f_back', 'gi_code'})
+    # The standard library's modules that read frames and code objects for their own work (tracebacks,
+    # logging's caller, warnings, the test runners); any other module that reads one while code under
+    # test is on the stack (string.Formatter.get_field, a getattr by name) hands the candidate a frame.
+    FRAME_READERS = ('/traceback.py', '/linecache.py', '/logging/__init__.py', '/warnings.py', '/types.py',
+                     '/unittest/case.py', '/unittest/result.py', '/unittest/mock.py', '/asyncio/')
+    HANDS_OUT = frozenset({('traceback.py', 'walk_tb'), ('traceback.py', 'walk_stack')})
     SETATTR = frozenset({'__code__', '__class__', '__bases__', '__globals__', '__closure__'})
     WATCHED = ALWAYS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile', 'open', 'os.listdir', 'os.scandir'}
     armed = [False]
@@ -226,6 +232,24 @@ def _harness(manifest, key, record_fd, screen_source):
                 return
             if untrusted(filename):
                 refuse('reading .%s' % args[1], frame, _type(args[0]).__name__)
+            code = frame.f_code
+            if (code.co_filename.rsplit('/', 1)[-1], code.co_name) in HANDS_OUT:
+                # A generator that yields frames: whoever iterates it gets them.
+                if frame.f_back is not None and untrusted(frame.f_back.f_code.co_filename):
+                    refuse('reading .%s' % args[1], frame.f_back, 'frames through %s' % code.co_name)
+                return
+            if filename == harness_file or filename in trusted_files:
+                return
+            for reader in FRAME_READERS:
+                if reader in filename:
+                    return
+            walker = frame.f_back
+            depth = 0
+            while walker is not None and walker is not bottom and depth < 64:
+                if untrusted(walker.f_code.co_filename):
+                    refuse('reading .%s' % args[1], walker, '%s through %s' % (_type(args[0]).__name__, filename.rsplit('/', 1)[-1]))
+                walker = walker.f_back
+                depth += 1
             return
         if event == 'object.__setattr__':
             if args[1] in SETATTR and untrusted(filename):
@@ -429,6 +453,44 @@ def _harness(manifest, key, record_fd, screen_source):
         closed[0] = True
         return 0
 
+    # ---- collect: every TestCase subclass in a module, every test method, and its marks ----
+    seen = _set()
+    cases = []
+    marks_of = _dict()
+
+    def mark(obj, name):
+        # Only the packet's decorators set these, and they set exactly True.
+        return _getattr(obj, name, False) is True
+
+    def marks(cls, method):
+        fn = None
+        for klass in cls.__mro__:
+            if method in klass.__dict__:
+                fn = klass.__dict__[method]
+                break
+        expecting = mark(fn, '__unittest_expecting_failure__') or mark(cls, '__unittest_expecting_failure__')
+        skip = mark(cls, '__unittest_skip__') or mark(fn, '__unittest_skip__')
+        why = ''
+        if skip:
+            why = _getattr(cls, '__unittest_skip_why__', '') if mark(cls, '__unittest_skip__') else _getattr(fn, '__unittest_skip_why__', '')
+            why = cap(why if _type(why) is _str else '', 300)
+        return (expecting, skip, why)
+
+    def collect(t, mod):
+        names = _sorted(k for k in _list(mod.__dict__) if _type(k) is _str)
+        for attr in names:
+            cls = mod.__dict__.get(attr)
+            if not _isinstance(cls, _type) or not _issubclass(cls, _TestCase) or cls is _TestCase:
+                continue
+            methods = _sorted(n for n in _dir(cls) if n.startswith('test') and _callable(_getattr(cls, n, None)))
+            for m in methods:
+                tid = '%s.%s.%s' % (cls.__module__, cls.__qualname__, m)
+                if tid in seen:
+                    continue
+                seen.add(tid)
+                marks_of[tid] = marks(cls, m)
+                cases.append((t, mod, cls, m, tid))
+
     # ---- load the test modules from the kit's sources ------------------------------------
     armed[0] = True
     modules = []
@@ -451,6 +513,7 @@ def _harness(manifest, key, record_fd, screen_source):
             code = _compile(t['source'], path, 'exec', dont_inherit=True)
             _exec(code, mod.__dict__)
             modules.append((t, mod))
+            collect(t, mod)
             send('module', {'file': t['file'], 'module': name, 'ok': True, 'ms': _round((_clock() - t0) * 1000, 2)})
         except _BaseException as err:
             _modules.pop(name, None)
@@ -458,22 +521,6 @@ def _harness(manifest, key, record_fd, screen_source):
         current[0] = None
     integrity('loading the test modules')
 
-    # ---- collect: every TestCase subclass in each module, every test method --------------
-    seen = _set()
-    cases = []
-    for t, mod in modules:
-        names = _sorted(k for k in _list(mod.__dict__) if _type(k) is _str)
-        for attr in names:
-            cls = mod.__dict__.get(attr)
-            if not _isinstance(cls, _type) or not _issubclass(cls, _TestCase) or cls is _TestCase:
-                continue
-            methods = _sorted(n for n in _dir(cls) if n.startswith('test') and _callable(_getattr(cls, n, None)))
-            for m in methods:
-                tid = '%s.%s.%s' % (cls.__module__, cls.__qualname__, m)
-                if tid in seen:
-                    continue
-                seen.add(tid)
-                cases.append((t, mod, cls, m, tid))
 
     # Test classes and their methods, as loaded: a method replaced later is tampering.
     class_watch = _dict()
@@ -539,34 +586,43 @@ def _harness(manifest, key, record_fd, screen_source):
         except _BaseException:
             return cap(_type(err).__name__, limit)
 
-    def run_one(test, cls, method, state):
+    class SubTest:
+        # The harness's own subTest: a failure inside is counted, the test goes on, and no live
+        # contextlib class is between the test and the count.
+        def __init__(self, sub, failure, msg, params):
+            self.sub = sub
+            self.failure = failure
+            self.label = '%s %s' % (msg if msg is not None else '', params)
+
+        def __enter__(self):
+            return None
+
+        def __exit__(self, kind, err, tb):
+            if kind is None:
+                return False
+            if _issubclass(kind, _SkipTest):
+                return True
+            if _issubclass(kind, _KeyboardInterrupt):
+                return False
+            if _isinstance(err, self.failure):
+                self.sub['failed'] += 1
+            else:
+                self.sub['errors'] += 1
+            if self.sub['first'] is None:
+                self.sub['first'] = self.label + ': ' + describe(err, 600)
+            return True
+
+    def run_one(test, cls, method, marks):
         """One test: setUp, the method, tearDown, cleanups. Returns (outcome, message, subfailed)."""
         failure = test.__dict__.get('failureException', tc_failure)
         sub = {'failed': 0, 'errors': 0, 'first': None}
 
-        @_contextmanager
-        def sub_test(msg=None, **params):
-            try:
-                yield
-            except _SkipTest:
-                pass
-            except _KeyboardInterrupt:
-                raise
-            except _BaseException as err:
-                if _isinstance(err, failure):
-                    sub['failed'] += 1
-                else:
-                    sub['errors'] += 1
-                if sub['first'] is None:
-                    sub['first'] = '%s %s' % (msg if msg is not None else '', params) + ': ' + describe(err, 600)
-
-        test.__dict__['subTest'] = sub_test
+        test.__dict__['subTest'] = lambda msg=None, **params: SubTest(sub, failure, msg, params)
         test.__dict__['_outcome'] = None
         fn = _getattr(test, method)
-        expecting = _bool(_getattr(fn, '__unittest_expecting_failure__', False) or _getattr(test, '__unittest_expecting_failure__', False))
-        skip = _getattr(cls, '__unittest_skip__', False) or _getattr(fn, '__unittest_skip__', False)
+        expecting, skip, why = marks
         if skip:
-            return 'skipped', cap(_getattr(cls, '__unittest_skip_why__', '') or _getattr(fn, '__unittest_skip_why__', '')), 0
+            return 'skipped', why, 0
         outcome, message = 'passed', ''
         try:
             test.setUp()
@@ -632,7 +688,7 @@ def _harness(manifest, key, record_fd, screen_source):
                     module_state[_id(mod)] = 'setUpModule: ' + describe(err)
         if _id(cls) not in class_state:
             class_state[_id(cls)] = module_state[_id(mod)]
-            if class_state[_id(cls)] is None and not _getattr(cls, '__unittest_skip__', False):
+            if class_state[_id(cls)] is None and not marks_of[tid][1]:
                 try:
                     class_call(cls, 'setUpClass')
                 except _BaseException as err:
@@ -648,7 +704,7 @@ def _harness(manifest, key, record_fd, screen_source):
                 else:
                     test.__init__(method)
                 bind(test, cls)
-                outcome, message, subfailed = run_one(test, cls, method, class_state)
+                outcome, message, subfailed = run_one(test, cls, method, marks_of[tid])
             except _BaseException as err:
                 outcome, message, subfailed = 'error', describe(err), 0
             test = None

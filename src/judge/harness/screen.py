@@ -57,7 +57,7 @@ _MODULES = {
     "importlib": "dynamic-import", "imp": "dynamic-import", "pkgutil": "dynamic-import",
     "runpy": "dynamic-import", "zipimport": "dynamic-import",
 }
-for _m in ("inspect", "dis", "pdb", "bdb", "code", "codeop", "trace", "tracemalloc", "faulthandler",
+for _m in ("_string", "inspect", "dis", "pdb", "bdb", "code", "codeop", "trace", "tracemalloc", "faulthandler",
            "linecache", "marshal", "pickle", "_pickle", "copyreg", "shelve", "dill"):
     _MODULES[_m] = "introspection"
 for _m in _TEST_MODULES:
@@ -73,6 +73,8 @@ _ATTRS = {
     "__build_class__": "builtins", "__builtins__": "builtins",
     "redirect_stdout": "fd-redirect", "redirect_stderr": "fd-redirect",
     "import_module": "dynamic-import",
+    "get_field": "computed-attr", "vformat": "computed-attr", "Formatter": "computed-attr",
+    "formatter_field_name_split": "computed-attr", "_string": "computed-attr",
 }
 for _a in ("walk_stack", "walk_tb", "extract_stack", "StackSummary", "capture_locals", "currentframe",
            "_getframe", "_current_frames", "_getframemodulename", "f_back", "f_locals", "f_globals",
@@ -99,6 +101,12 @@ _DUNDERS = frozenset((
 ))
 # Literal alternatives only: linear, no backtracking.
 _DUNDER_IN_TEXT = re.compile("|".join(sorted((re.escape(d) for d in _DUNDERS), key=len, reverse=True)))
+# Frame and code attributes named in a string (a format field, a getattr by a name built elsewhere).
+_FRAME_WORDS = ("tb_frame", "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "gi_frame", "cr_frame", "ag_frame",
+                "gi_code", "co_consts", "co_code", "tb_next")
+_FRAME_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_])(?:%s)(?![A-Za-z0-9_])" % "|".join(_FRAME_WORDS))
+# Subscript keys that reach the interpreter's tables through a namespace dict (vars(os)["sys"]).
+_TABLE_KEYS = frozenset(("sys", "modules", "builtins", "__builtins__", "meta_path", "path_hooks"))
 _BARE_NAMES = {"__import__": "dynamic-import", "__loader__": "dynamic-import", "__spec__": "dynamic-import",
                "__builtins__": "builtins", "__build_class__": "builtins"}
 _ATTR_FUNCS = frozenset(("getattr", "setattr", "delattr", "hasattr"))
@@ -294,6 +302,10 @@ class _File:
                 found = "__" in node.value and _DUNDER_IN_TEXT.search(node.value)
                 if found:
                     self.add(node, "dunder", "a string names %s" % found.group(0))
+                if "_" in node.value:
+                    found = _FRAME_IN_TEXT.search(node.value)
+                    if found:
+                        self.add(node, "introspection", "a string names the frame attribute %s" % found.group(0))
                 if "/dev/" in node.value or "/proc/" in node.value:
                     found = _DEVICE_PATH.search(node.value)
                     if found:
@@ -344,6 +356,9 @@ class _File:
         elif kind is ast.Subscript:
             if _namespace_call(node.value) and not _literal_key(node.slice):
                 self.add(node, "computed-attr", "looks up a name computed at run time in %s()" % node.value.func.id)
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value in _TABLE_KEYS:
+                self.add(node, "sys-modules", "looks up %r in a namespace" % key.value)
         elif kind is _MATCH_CLASS:
             for name in node.kwd_attrs:
                 primitive = _pattern_primitive(name)
@@ -558,6 +573,8 @@ class _File:
                 self.add(call, "eval", "builds a function or code object with types.%s" % last)
             elif q == "vars" and first is not None and any(r.split(".")[0] in self.imported for r in self.resolve(first)):
                 self.add(call, "sys-modules", "calls vars() on a module")
+            elif q == "vars" and first is not None and not isinstance(first, ast.Name):
+                self.add(call, "computed-attr", "calls vars() on a value the screen cannot follow")
             elif (q == "open" or (prev in ("os", "io") and last in ("open", "fdopen"))) and _std_fd(first):
                 self.add(call, "fd-redirect", "opens file descriptor %d" % first.value)
             elif prev in _OS_MODULES and last in _FD_LITERAL and first is not None:
