@@ -198,6 +198,7 @@ def _harness(manifest, key, record_fd, screen_source):
     FRAME_READERS = ('/traceback.py', '/linecache.py', '/logging/__init__.py', '/warnings.py', '/types.py',
                      '/unittest/case.py', '/unittest/result.py', '/unittest/mock.py', '/asyncio/')
     HANDS_OUT = frozenset({('traceback.py', 'walk_tb'), ('traceback.py', 'walk_stack')})
+    FRAMES = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back'})
     SETATTR = frozenset({'__code__', '__class__', '__bases__', '__globals__', '__closure__'})
     WATCHED = ALWAYS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile', 'open', 'os.listdir', 'os.scandir'}
     armed = [False]
@@ -238,7 +239,7 @@ def _harness(manifest, key, record_fd, screen_source):
                 if frame.f_back is not None and untrusted(frame.f_back.f_code.co_filename):
                     refuse('reading .%s' % args[1], frame.f_back, 'frames through %s' % code.co_name)
                 return
-            if filename == harness_file or filename in trusted_files:
+            if filename == harness_file or filename in trusted_files or args[1] not in FRAMES:
                 return
             for reader in FRAME_READERS:
                 if reader in filename:
