@@ -1,5 +1,5 @@
 # The kit's trusted test harness. It is the test command of every judged run: it starts the
-# interpreter (isolated mode), installs an audit hook before any candidate code is imported,
+# interpreter (no user site, the sandbox's cleared environment), installs an audit hook before any candidate code is imported,
 # screens the candidate's files, loads the packet's test modules from the sources the kit hands
 # it (held-out tests and canaries never touch the disk), runs each test itself, checks between
 # tests that the test machinery is the one it captured at start, and writes one record per
@@ -11,7 +11,7 @@
 # the JSON encoding, the clock, isinstance, ...) is captured before it runs, so a patched module
 # attribute or builtin cannot reach the record.
 #
-# Started by a bootstrap (`python3 -I -B -c ...`) that reads this file, the screen, the manifest
+# Started by a bootstrap (`python3 -s -B -c ...`) that reads this file, the screen, the manifest
 # and the key from pipes named in PACKET_KIT_FDS and calls `_harness(manifest, key, record_fd,
 # screen_source)`.
 

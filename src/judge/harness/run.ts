@@ -1,6 +1,6 @@
 /**
  * One run of the trusted harness in the sandbox: the kit starts the interpreter itself
- * (isolated mode, no bytecode written) on a bootstrap that reads the harness, the screen, the
+ * (no user site, no bytecode written) on a bootstrap that reads the harness, the screen, the
  * manifest and a fresh key from private pipes, and collects the sealed record from a pipe of
  * its own. The packet's test command is read for its runner and its options only: what runs is
  * always the harness.
@@ -57,7 +57,7 @@ export function harnessSources(): { harness: Buffer; screen: Buffer } {
 }
 
 /**
- * The bootstrap (`python3 -I -B -c ...`): read the pipes named in PACKET_KIT_FDS, run the
+ * The bootstrap (`python3 -s -B -c ...`, no user site, no bytecode written; the environment is the sandbox's own, cleared, so the kit's PYTHONHASHSEED holds): read the pipes named in PACKET_KIT_FDS, run the
  * harness. Everything it reads stays in the locals of `_go`; the key is handed on and dropped.
  */
 export const BOOTSTRAP = [
@@ -83,8 +83,8 @@ export const BOOTSTRAP = [
   'raise SystemExit(_go())',
 ].join('\n');
 
-/** The harness command line: the interpreter on PATH in isolated mode, on the bootstrap. */
-export const HARNESS_COMMAND = `exec python3 -I -B -c '${BOOTSTRAP}'`;
+/** The harness command line: the interpreter on PATH, on the bootstrap. */
+export const HARNESS_COMMAND = `exec python3 -s -B -c '${BOOTSTRAP}'`;
 
 /** The unittest top-level directory of a command: `-t DIR`, else `-s DIR`, else `.`. */
 export function unittestTop(command: string): string {
