@@ -1,6 +1,6 @@
 /** Run a packet's test command in a workspace, in the sandbox, and keep what the sandbox saw. */
 import { capsToRunSpec, type SandboxCaps } from '../sandbox/caps.ts';
-import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
+import type { RunResult, Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { RunEvidence } from './judge.ts';
 
 /** How to run a packet's tests. */
@@ -26,6 +26,11 @@ export async function runTests(runner: TestRunner, workdir: string, command: str
     env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', PYTHONUNBUFFERED: '1' },
     ...capsToRunSpec(runner.caps),
   });
+  return runEvidence(result, runner.timeoutMs);
+}
+
+/** What the judge keeps of a sandbox run: how it ended, and stdout then stderr as one text. */
+export function runEvidence(result: RunResult, timeoutMs: number): RunEvidence {
   const output = `${result.stdout}${result.stdout && result.stderr ? '\n' : ''}${result.stderr}`;
   return {
     ...(result.error ? { error: result.error } : {}),
@@ -34,8 +39,9 @@ export async function runTests(runner: TestRunner, workdir: string, command: str
     timedOut: result.timedOut,
     outputFlooded: result.outputFlooded,
     output,
+    outputTruncated: result.stdoutTruncated || result.stderrTruncated,
     durationMs: result.durationMs,
-    timeoutMs: runner.timeoutMs,
+    timeoutMs,
     ...(result.capHit ? { capHit: result.capHit, capDetail: result.capDetail ?? result.capHit } : {}),
   };
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { capsToRunSpec } from '../../sandbox/caps.ts';
 import type { RunEvidence } from '../judge.ts';
-import type { TestRunner } from '../run-tests.ts';
+import { runEvidence, type TestRunner } from '../run-tests.ts';
 import { moduleName, type RunnerStyle } from '../test-ids.ts';
 import { harnessKey, readRecord, type HarnessRecord } from './record.ts';
 
@@ -136,18 +136,6 @@ export async function runHarness(runner: TestRunner, workdir: string, plan: Harn
     channels: { inputs: [harness, screen, Buffer.from(JSON.stringify(harnessManifest(plan)), 'utf8'), key], recordLimitBytes: RECORD_LIMIT_BYTES },
     ...capsToRunSpec(runner.caps),
   });
-  const output = `${result.stdout}${result.stdout && result.stderr ? '\n' : ''}${result.stderr}`;
-  const run: RunEvidence = {
-    ...(result.error ? { error: result.error } : {}),
-    exitCode: result.exitCode,
-    signal: result.signal,
-    timedOut: result.timedOut,
-    outputFlooded: result.outputFlooded,
-    output,
-    outputTruncated: result.stdoutTruncated || result.stderrTruncated,
-    durationMs: result.durationMs,
-    timeoutMs: runner.timeoutMs,
-    ...(result.capHit ? { capHit: result.capHit, capDetail: result.capDetail ?? result.capHit } : {}),
-  };
+  const run = runEvidence(result, runner.timeoutMs);
   return { run, record: readRecord(result.record ?? '', key, result.recordTruncated === true) };
 }
