@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
-import type { HarnessRecord } from '../../src/judge/harness/record.ts';
+import { HARNESS_COMMAND, harnessInputs, harnessManifest, harnessSources, RECORD_LIMIT_BYTES, runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
+import { harnessKey, readRecord, type HarnessRecord } from '../../src/judge/harness/record.ts';
 import { useSandbox } from '../support/sandbox-harness.ts';
 
 /**
@@ -263,5 +263,26 @@ describe('the harness under pytest', () => {
       'tests/test_calc.py::test_fixture': 'passed',
       'tests/test_calc.py::TestGroup::test_in_class': 'failed',
     });
+  });
+});
+
+describe('what the harness is handed', () => {
+  it('is code compiled by the run\'s own interpreter, or the source when that cannot be had, and both run', async () => {
+    const shim = join(h.python.shimDir, 'python3');
+    const compiled = harnessInputs(shim);
+    expect([compiled.harness[0], compiled.screen[0]].map((b) => String.fromCharCode(b!))).toEqual(['M', 'M']);
+    expect(harnessInputs(shim)).toBe(compiled);
+    const plain = harnessInputs(undefined);
+    expect([plain.harness[0], plain.screen[0]].map((b) => String.fromCharCode(b!))).toEqual(['S', 'S']);
+    expect(plain.harness.subarray(1)).toEqual(harnessSources().harness);
+
+    const dir = workspace({ 'tests/__init__.py': '', 'src/__init__.py': '', 'src/calc.py': 'def double(x):\n    return x * 2\n' });
+    const plan: HarnessPlan = { style: 'unittest', command: 'python3 -m unittest', tests: [{ file: 'tests/test_calc.py', source: 'import unittest\nfrom src.calc import double\nclass T(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(2), 4)\n' }], trusted: ['tests/test_calc.py'], screen: ['src/calc.py'], allow: [] };
+    const key = harnessKey();
+    const result = await h.bwrap.run({ ...h.python.mounts, workdir: dir, command: HARNESS_COMMAND, timeoutMs: 20_000, channels: { inputs: [plain.harness, plain.screen, Buffer.from(JSON.stringify(harnessManifest(plan))), key], recordLimitBytes: RECORD_LIMIT_BYTES } });
+    const record = readRecord(result.record ?? '', key);
+    expect(record.problems).toEqual([]);
+    expect(record.tests.map((t) => t.outcome)).toEqual(['passed']);
+    expect(record.screen).not.toBeNull();
   });
 });
