@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRecord, recordReport, seal, type HarnessRecord } from '../../../src/judge/harness/record.ts';
-import { forbidOverTokens, judge, recordFindings, screenFindings, summaryFromRecord, type Evidence, type JudgeRules } from '../../../src/judge/judge.ts';
+import { canaryRunnerIds, forbidOverTokens, judge, recordFindings, screenFindings, signalOutput, summaryFromRecord, type Evidence, type JudgeRules } from '../../../src/judge/judge.ts';
 import type { ExpectedTest } from '../../../src/judge/test-ids.ts';
 
 const KEY = Buffer.alloc(32, 7);
@@ -282,5 +282,191 @@ describe('the judge with a harness record', () => {
   it('flags a compiled module the candidate added, which Python would import without its source', () => {
     const j = judge(rules, evidence(record({ tests: green }), { before: new Map([['src/a.py', 'x = 2\n'], ['src/b.pyc', '\u0000bytes']]) }));
     expect(j.findings.map((f) => [f.code, f.file])).toEqual([['PK436', 'src/b.pyc']]);
+  });
+});
+
+describe('the smaller parts of reading a record', () => {
+  it('keeps an audit event with no test running as null, and fills what a line leaves out', () => {
+    const r = readRecord(sealed([{ kind: 'audit', event: 'gc.get_objects', file: 'src/a.py', line: 2, detail: 'x' }, { kind: 'test', id: 'tests.test_a.A.test_x' }, { kind: 'module', file: 'tests/test_b.py', module: 'tests.test_b', ok: false, error: 'boom' }, { kind: 'unknown-kind' }, done]), KEY);
+    expect(r.audit[0]!.test).toBeNull();
+    expect(r.tests[0]).toEqual({ id: 'tests.test_a.A.test_x', file: '', outcome: 'error', message: '', subtestsFailed: 0, tampered: false, foreign: false });
+    expect(r.modules).toEqual([{ file: 'tests/test_b.py', module: 'tests.test_b', ok: false, error: 'boom' }]);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('reads a screen with no findings or rows as empty, and a screen error without a file as the screen\'s', () => {
+    const r = readRecord(sealed([{ kind: 'screen' }, { kind: 'screen-error', error: 'SyntaxError' }, done]), KEY);
+    expect(r.screen).toEqual({ findings: [], normalized: {} });
+    expect(r.screenErrors).toEqual(['the screen: SyntaxError']);
+  });
+
+  it('counts a complete record with no test as run, with none', () => {
+    expect(summaryFromRecord(record({ complete: true })).ran).toBe(0);
+    expect(summaryFromRecord(record({ complete: true })).crash).toBeUndefined();
+  });
+
+  it('names the module\'s last error line, or nothing when it left none', () => {
+    expect(summaryFromRecord(record({ modules: [{ file: 'tests/test_a.py', module: 'tests.test_a', ok: false }] })).crash).toBe('the test module tests.test_a failed to import (a syntax or import error, not a test failure): ');
+  });
+});
+
+describe('what the screen and the output signals see', () => {
+  it('counts further uses of a primitive in the same file into its first finding', () => {
+    const r = record({ screen: { findings: [3, 5, 9].map((line) => ({ file: 'src/a.py', line, col: 0, primitive: 'gc', detail: 'imports gc' })).concat([{ file: 'src/b.py', line: 1, col: 0, primitive: 'gc', detail: 'imports gc' }]), normalized: {} } });
+    const found = screenFindings(r, new Map(), new Map([['src/a.py', 'a\nb\nc\nd\ne\nf\ng\nh\ni\n'], ['src/b.py', 'import gc\n']]));
+    expect(found.map((f) => [f.file, f.line])).toEqual([['src/a.py', 3], ['src/b.py', 1]]);
+    expect(found[0]!.message).toContain('found gc at src/a.py:3 (and 2 more in the file): imports gc');
+    expect(found[1]!.message).not.toContain('more in the file');
+  });
+
+  it('reads the record\'s report, canaries left out, before what the run printed', () => {
+    const e = { run: { ...run, output: 'printed by the code' }, canaries: [{ id: 'tests/test_a.py::Canary::test_c', file: 'tests/test_a.py' }], record: record({ tests: [t('tests.test_a.A.test_x', 'failed', { message: 'AssertionError: 1 != 2' }), t('tests.test_a.Canary.test_c', 'failed')] }) };
+    expect([...canaryRunnerIds(e)]).toEqual(['tests.test_a.Canary.test_c']);
+    const text = signalOutput(e);
+    expect(text).toContain('FAIL: test_x (tests.test_a.A.test_x)');
+    expect(text).not.toContain('test_c');
+    expect(text.endsWith('\nprinted by the code')).toBe(true);
+    expect(signalOutput({ ...e, record: undefined })).toBe('printed by the code');
+  });
+
+  it('flags a compiled module only where the candidate added or changed it', () => {
+    const rules: JudgeRules = { contract: { allow: ['src/**'], forbid: [] }, deliverables: [], modes: [] };
+    const base = { protectedEdits: [], protectedAfter: [], expected: [], testFiles: [], canaries: [], run, record: record({}) } as unknown as Evidence;
+    const codes = (before: Map<string, string>, starter: Map<string, string>) => judge(rules, { ...base, before, starter }).findings.filter((f) => f.code === 'PK436').map((f) => f.file);
+    expect(codes(new Map([['src/x.so', 'ELF'], ['src/y.pyd', 'MZ'], ['src/z.pyo', 'x'], ['src/w.py', 'x = 1\n']]), new Map())).toEqual(['src/x.so', 'src/y.pyd', 'src/z.pyo']);
+    expect(codes(new Map([['src/x.so', 'ELF']]), new Map([['src/x.so', 'ELF']]))).toEqual([]);
+  });
+});
+
+describe('the seal and the shape of each line', () => {
+  it('seals as the harness does (Python\'s OpenSSL HMAC-SHA256, hex)', () => {
+    // Computed by the harness's own primitive: _hashlib.hmac_new(bytes([7]) * 32, digestmod='sha256').
+    expect(seal(KEY, '{"kind":"done","seq":0}')).toBe('990b025af23b39e32985c9501b0c4579fb729b1d200ae659dd6b5217cb7d2222');
+  });
+
+  it('reads a record whose last line has no newline', () => {
+    const text = sealed([{ kind: 'hello' }, done]).replace(/\n$/, '');
+    expect(readRecord(text, KEY)).toMatchObject({ complete: true, problems: [] });
+  });
+
+  it('refuses a seal with anything after it, and a line that is only a seal', () => {
+    const body = '{"kind":"done","seq":0}';
+    expect(readRecord(`${body} ${seal(KEY, body)}00\n`, KEY).problems[0]).toMatch(/seal/);
+    expect(readRecord(` ${seal(KEY, '')}\n`, KEY).problems).toEqual(['line 1 of the record does not carry the run\'s seal (written by something other than the harness)']);
+  });
+
+  it('refuses sealed bodies that are null or a number', () => {
+    for (const body of ['null', '5', '"text"']) expect(readRecord(`${body} ${seal(KEY, body)}\n`, KEY).problems).toEqual(['line 1 of the record is not a JSON object']);
+  });
+
+  it('keeps every outcome the harness knows, and flags only exactly true', () => {
+    const outcomes = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-success'];
+    const r = readRecord(sealed([...outcomes.map((o, i) => ({ kind: 'test', id: `t${i}`, outcome: o, tampered: i === 0 ? true : 'yes', foreign: i === 0 ? true : 1 })), done]), KEY);
+    expect(r.tests.map((x) => x.outcome)).toEqual(outcomes);
+    expect(r.tests.map((x) => [x.tampered, x.foreign])).toEqual([[true, true], ...outcomes.slice(1).map(() => [false, false])]);
+  });
+
+  it('reads numbers only as numbers, and lists only as lists', () => {
+    const r = readRecord(sealed([
+      { kind: 'audit', event: 'x', file: 'f', line: '3', detail: 'd', test: 4 },
+      { kind: 'screen', findings: 'none', normalized: 'none' },
+      { kind: 'integrity', where: 'w', problems: 'not a list' },
+      { kind: 'screen', findings: [{ file: 'a', line: 'x' }], normalized: { a: 'not a list', b: [[1, 'x'], [2, 3], 'row', [4]] } },
+      done,
+    ]), KEY);
+    expect(r.audit[0]).toMatchObject({ line: 0, test: null });
+    expect(r.integrity[0]!.problems).toEqual([]);
+    expect(r.screen).toEqual({ findings: [{ file: 'a', line: 0, col: 0, primitive: '', detail: '' }], normalized: { a: [], b: [[1, 'x']] } });
+  });
+});
+
+describe('the report, line by line', () => {
+  it('names unexpected successes and pytest errors as pytest and unittest print them, and counts modules as errors', () => {
+    const r = record({
+      modules: [{ file: 'tests/test_b.py', module: 'tests.test_b', ok: false, error: 'line one\n\n  line two  \n' }],
+      tests: [t('tests.test_a.A.test_u', 'unexpected-success'), t('tests/test_a.py::test_e', 'error', { message: 'boom' }), t('tests.test_a.A.test_p', 'passed'), t('tests.test_a.A.test_x', 'expected-failure')],
+    });
+    expect(recordReport(r).split('\n')).toEqual([
+      'ERROR: tests.test_b (unittest.loader._FailedTest.tests.test_b)',
+      '    line one',
+      '      line two  ',
+      '',
+      'UNEXPECTED SUCCESS: test_u (tests.test_a.A.test_u)',
+      '',
+      '',
+      'ERROR tests/test_a.py::test_e',
+      '    boom',
+      '',
+      '-'.repeat(70),
+      'Ran 4 tests (the kit\'s harness record)',
+      'FAILED (errors=2)',
+    ]);
+    expect(recordReport(record({ tests: [t('tests.test_a.A.test_x', 'failed')] })).split('\n').at(-1)).toBe('FAILED (failures=1)');
+  });
+});
+
+describe('the judge\'s reading of a record, in detail', () => {
+  const rules: JudgeRules = { contract: { allow: ['src/**'], forbid: [{ pattern: 'fork', reason: 'No fork.' }] }, deliverables: [], modes: [] };
+  const many = Array.from({ length: 8 }, (_, i) => ({ id: `tests/test_a.py::A::test_${i}`, file: 'tests/test_a.py', hidden: false })) as ExpectedTest[];
+  const base = (r: HarnessRecord, extra: Partial<Evidence> = {}): Evidence => ({ starter: new Map(), before: new Map(), protectedEdits: [], protectedAfter: [], expected: many, testFiles: ['tests/test_a.py', 'tests/test_b.py'], canaries: [], run, record: r, ...extra });
+
+  it('names at most six tests never run, and how many more', () => {
+    const j = judge(rules, base(record({ tests: [t('tests.test_a.A.test_0', 'passed')] })));
+    const missing = j.findings.find((f) => f.code === 'PK417')!;
+    expect(missing.message).toContain('the harness never ran tests/test_a.py::A::test_1, tests/test_a.py::A::test_2, tests/test_a.py::A::test_3, tests/test_a.py::A::test_4, tests/test_a.py::A::test_5, tests/test_a.py::A::test_6 and 1 more');
+  });
+
+  it('does not call the tests of a module that did not import missing: they crashed', () => {
+    const j = judge(rules, base(record({ modules: [{ file: 'tests/test_a.py', module: 'tests.test_a', ok: false, error: 'ImportError: x' }] })));
+    expect(j.findings.map((f) => f.code)).toEqual(['PK413', 'PK415']);
+  });
+
+  it('counts a record that ends early by its tests, with no crash named, and sorts the failing ids', () => {
+    const s = summaryFromRecord(record({ complete: false, problems: ['cut'], tests: [t('tests.test_a.A.test_z', 'failed'), t('tests.test_a.A.test_b', 'failed')], modules: [{ file: 'tests/test_b.py', module: 'tests.test_b', ok: false }] }));
+    expect(s.ran).toBe(3);
+    expect(s.failing).toEqual(['tests.test_a.A.test_b', 'tests.test_a.A.test_z', 'unittest.loader._FailedTest.tests.test_b']);
+    expect(summaryFromRecord(record({ complete: false, tests: [t('tests.test_a.A.test_b', 'passed')] })).crash).toBeUndefined();
+    expect(summaryFromRecord(record({ tests: [t('tests.test_a.A.test_b', 'passed'), t('tests/test_a.py::test_q', 'passed')] })).runner).toBe('pytest');
+  });
+
+  it('says in each finding what it found and where', () => {
+    const r = record({
+      problems: ['first problem', 'second problem'],
+      complete: false,
+      integrity: [{ where: 'after tests.test_a.A.test_x', problems: ['builtins.len was replaced'] }],
+      audit: [{ event: 'sys.settrace', file: 'src/a.py', line: 7, detail: 'called from code under test', test: null }],
+    });
+    const [broken, machinery, audit] = recordFindings(r, run);
+    expect(broken!.message).toContain('Here first problem; second problem, so');
+    expect(machinery!.message).toContain('after tests.test_a.A.test_x it found: builtins.len was replaced');
+    expect(audit!.message).toContain('At src/a.py:7 the code under test asked for sys.settrace (called from code under test)');
+    expect(recordFindings(record({}), { ...run, outputTruncated: true })[0]!.message).toContain('more than the 65536 bytes kept per stream');
+    const foreign = recordFindings(record({ tests: [t('x', 'error', { foreign: true, message: 'the test is not a function' })] }), run)[0]!;
+    expect(foreign.message).toContain('the first is not a function');
+  });
+
+  it('keeps the screen\'s words in its findings, and a finding on a line the file does not have', () => {
+    const r = record({ screen: { findings: [{ file: 'src/a.py', line: 1, col: 0, primitive: 'coding-cookie', detail: 'declares utf-7' }, { file: 'src/a.py', line: 40, col: 0, primitive: 'eval', detail: 'calls eval' }], normalized: {} } });
+    const found = screenFindings(r, new Map([['src/a.py', '\n']]), new Map([['src/a.py', '# coding: utf-7\n']]));
+    expect(found.map((f) => f.message)).toEqual([
+      'src/a.py:1 declares a source encoding other than UTF-8 (declares utf-7). Python decodes the file that way, so what a reader and a pattern see is not what runs.',
+      'The static screen, run on the candidate\'s files before any of them is imported, found eval at src/a.py:40: calls eval. Candidate code needs such a primitive only to reach the tests that judge it.',
+    ]);
+  });
+
+  it('reports a forbidden pattern for each file it is in, whatever other findings the file has', () => {
+    const r = record({ screen: { findings: [], normalized: { 'src/a.py': [[2, 'os.fork()']], 'src/b.py': [[5, 'os.fork()']], 'src/c.py': [[1, 'x=1']] } } });
+    const other = forbidOverTokens(rules.contract, r, [])[0]!;
+    const unrelated = { ...other, code: 'PK426' };
+    expect(forbidOverTokens(rules.contract, r, [other, unrelated]).map((f) => [f.file, f.line])).toEqual([['src/b.py', 5]]);
+    expect(forbidOverTokens(rules.contract, r, [{ ...other, file: 'src/c.py' }]).map((f) => f.file)).toEqual(['src/a.py', 'src/b.py']);
+    expect(forbidOverTokens(rules.contract, r, [])[1]!.message).toBe('src/b.py:5 matches the forbidden pattern /fork/: No fork.');
+  });
+
+  it('names a compiled module by its file, and only a real compiled one', () => {
+    const j = judge(rules, base(record({ tests: many.map((m) => t(m.id.replace('tests/test_a.py::', 'tests.test_a.').replaceAll('::', '.'), 'passed')) }), { expected: many, before: new Map([['src/mod.so.txt', 'x'], ['src/mod.pyc', 'x']]) }));
+    const compiledFindings = j.findings.filter((f) => f.code === 'PK436');
+    expect(compiledFindings.map((f) => f.file)).toEqual(['src/mod.pyc']);
+    expect(compiledFindings[0]!.message).toBe('The static screen, run on the candidate\'s files before any of them is imported, found compiled-code at src/mod.pyc:1: a compiled module that Python imports without its source, out of the screen\'s sight. Candidate code needs such a primitive only to reach the tests that judge it.');
   });
 });
