@@ -470,3 +470,19 @@ describe('the judge\'s reading of a record, in detail', () => {
     expect(compiledFindings[0]!.message).toBe('The static screen, run on the candidate\'s files before any of them is imported, found compiled-code at src/mod.pyc:1: a compiled module that Python imports without its source, out of the screen\'s sight. Candidate code needs such a primitive only to reach the tests that judge it.');
   });
 });
+
+describe('the judge takes the screen\'s findings and the token stream into its verdict', () => {
+  it('names a primitive and a forbidden pattern the raw text dodged, and is not green', () => {
+    const rules: JudgeRules = { contract: { allow: ['src/**'], forbid: [{ pattern: 'eval\\(', reason: 'No eval.' }] }, deliverables: [], modes: [] };
+    const expected = [{ id: 'tests/test_a.py::A::test_x', file: 'tests/test_a.py', hidden: false }] as ExpectedTest[];
+    const r = record({
+      tests: [t('tests.test_a.A.test_x', 'passed')],
+      screen: { findings: [{ file: 'src/a.py', line: 2, col: 0, primitive: 'eval', detail: 'calls eval' }], normalized: { 'src/a.py': [[2, 'x=eval("1")']] } },
+    });
+    const e: Evidence = { starter: new Map([['src/a.py', 'x = 0\n']]), before: new Map([['src/a.py', 'import builtins\nx = eval ("1")\n']]), protectedEdits: [], protectedAfter: [], expected, testFiles: ['tests/test_a.py'], canaries: [], run, record: r };
+    const j = judge(rules, e);
+    expect(j.findings.map((f) => [f.code, f.file, f.line])).toEqual([['PK436', 'src/a.py', 2], ['PK427', 'src/a.py', 2]]);
+    expect(j.verdict).toBe('CAUGHT');
+    expect(j.tampered).toBe(true);
+  });
+});
