@@ -256,6 +256,8 @@ describe('the harness under pytest', () => {
     const { run, record } = await runHarness({ sandbox: h.bwrap, mounts: h.python.mounts, timeoutMs: 20_000 }, dir, plan, ['tests']);
     expect(run.error).toBeUndefined();
     expect(record.problems).toEqual([]);
+    // Failing tests make a failing exit, as pytest's own: the judge never reads a red run's exit 0 as forged.
+    expect(run.exitCode).toBe(1);
     expect(Object.fromEntries(record.tests.map((t) => [t.id, t.outcome]))).toEqual({
       'tests/test_calc.py::test_double': 'passed',
       'tests/test_calc.py::test_param[1]': 'passed',
@@ -284,5 +286,87 @@ describe('what the harness is handed', () => {
     expect(record.problems).toEqual([]);
     expect(record.tests.map((t) => t.outcome)).toEqual(['passed']);
     expect(record.screen).not.toBeNull();
+  });
+});
+
+describe('the harness where unittest has corners', () => {
+  it('runs fixtures, skips and marks as unittest does, and never passes what it did not run', async () => {
+    const r = await harness(
+      { 'src/calc.py': 'def double(x):\n    return x * 2\n' },
+      {
+        'tests/test_corners.py': [
+          'import unittest',
+          'from src import calc',
+          'LOG = []',
+          'def setUpModule():',
+          '    unittest.addModuleCleanup(LOG.append, "module cleanup")',
+          'class TestFirstSkipped(unittest.TestCase):',
+          '    @classmethod',
+          '    def setUpClass(cls):',
+          '        cls.ready = True',
+          '    @unittest.skip("first")',
+          '    def test_a_skipped(self):',
+          '        pass',
+          '    def test_b_needs_class(self):',
+          '        self.assertTrue(self.ready)',
+          'class TestSkipInSetUpClass(unittest.TestCase):',
+          '    @classmethod',
+          '    def setUpClass(cls):',
+          '        raise unittest.SkipTest("no fixture here")',
+          '    def test_x(self):',
+          '        pass',
+          'class TestMore(unittest.TestCase):',
+          '    async def test_async(self):',
+          '        self.fail("never awaited")',
+          '    def test_skip_in_subtest(self):',
+          '        with self.subTest(i=1):',
+          '            raise unittest.SkipTest("gone")',
+          '        self.assertEqual(calc.double(1), 2)',
+          '    def setUp(self):',
+          '        if self._testMethodName == "test_marked_but_setup_fails":',
+          '            raise RuntimeError("setUp broke")',
+          '    @unittest.expectedFailure',
+          '    def test_marked_but_setup_fails(self):',
+          '        self.fail("expected")',
+          '',
+        ].join('\n'),
+      },
+    );
+    expect(r.problems).toEqual([]);
+    expect(outcomes(r)).toEqual({
+      'TestFirstSkipped.test_a_skipped': 'skipped',
+      'TestFirstSkipped.test_b_needs_class': 'passed',
+      'TestSkipInSetUpClass.test_x': 'skipped',
+      'TestMore.test_async': 'error',
+      'TestMore.test_skip_in_subtest': 'skipped',
+      'TestMore.test_marked_but_setup_fails': 'error',
+    });
+    expect(r.tests.find((t) => t.id.endsWith('test_async'))!.message).toContain('async test');
+  });
+
+  it('refuses the process\'s own memory however it is spelled, and leaves plain /proc files to the tests', async () => {
+    const r = await harness(
+      {
+        'src/calc.py': [
+          'import os, pathlib',
+          'def attempt(fn):',
+          '    try:',
+          '        fn()',
+          '    except Exception:',
+          '        pass',
+          'def double(x):',
+          '    attempt(lambda: open("/proc/self/./mem", "rb"))',
+          '    attempt(lambda: pathlib.Path("/proc", "self", "mem").read_bytes())',
+          '    attempt(lambda: os.listdir("/proc/self"))',
+          '    attempt(lambda: os.symlink("/proc/self/status", "link"))',
+          '    attempt(lambda: open("link", "rb"))',
+          '    return x * 2',
+          '',
+        ].join('\n'),
+      },
+      { 'tests/test_calc.py': 'import unittest\nfrom src.calc import double\nclass TestCalc(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(2), 4)\n        with open("/proc/self/status") as f:\n            self.assertIn("Name", f.read())\n' },
+    );
+    expect(outcomes(r)).toEqual({ 'TestCalc.test_double': 'passed' });
+    expect(r.audit.map((a) => [a.event, a.line])).toEqual([['open', 8], ['open', 9], ['os.listdir', 10], ['os.symlink', 11]]);
   });
 });

@@ -71,6 +71,17 @@ def _harness(manifest, key, record_fd, screen_source):
     _SkipTest = unittest.case.SkipTest
     _TestCase = unittest.case.TestCase
     _FunctionType = types.FunctionType
+    _CoroutineType = types.CoroutineType
+    _fspath_str = str.__str__
+    _gettrace = sys.gettrace
+    _getprofile = sys.getprofile
+    _sys_meta_path = sys.meta_path
+    _sys_path_hooks = sys.path_hooks
+    import pathlib
+    _PATH_TYPES = (pathlib.PurePath,)
+    _PathStr = pathlib.PurePath.__str__
+    _DirEntry = _type(next(iter(os.scandir('/')), None)) if os.path.isdir('/') else None
+    _module_cleanups = unittest.case.doModuleCleanups
     _CodeType = types.CodeType
     _ModuleType = types.ModuleType
     _format_exception_only = traceback.format_exception_only
@@ -201,7 +212,13 @@ def _harness(manifest, key, record_fd, screen_source):
     HANDS_OUT = frozenset({('traceback.py', 'walk_tb'), ('traceback.py', 'walk_stack')})
     FRAMES = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back'})
     SETATTR = frozenset({'__code__', '__class__', '__bases__', '__globals__', '__closure__'})
-    WATCHED = ALWAYS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile', 'open', 'os.listdir', 'os.scandir'}
+    # Paths into the process's own memory and descriptors, whoever opens them (pathlib, io, os, a
+    # dir_fd: a leaf named like one is refused wherever it is), and /proc but for a few plain files.
+    PATH_EVENTS = frozenset({'open', 'os.listdir', 'os.scandir', 'os.chdir', 'os.symlink', 'os.link', 'os.rename', 'shutil.copyfile', 'os.truncate'})
+    PROC_LEAVES = frozenset({'mem', 'pagemap', 'map_files', 'kcore'})
+    PROC_ALLOWED = frozenset({'/proc/cpuinfo', '/proc/meminfo', '/proc/stat', '/proc/loadavg', '/proc/uptime', '/proc/version'})
+    PATH_CLASSES = frozenset({pathlib.PurePath, pathlib.PurePosixPath, pathlib.Path, pathlib.PosixPath})
+    WATCHED = ALWAYS | PATH_EVENTS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile'}
     armed = [False]
     inside = _dict()
     blocked = []
@@ -219,21 +236,45 @@ def _harness(manifest, key, record_fd, screen_source):
     def judge_event(event, args):
         frame = culprit()
         filename = frame.f_code.co_filename
-        if event == 'open' or event == 'os.listdir' or event == 'os.scandir':
+        if event in PATH_EVENTS:
             path = args[0] if args else None
-            if _isinstance(path, _bytes):
-                path = path.decode('utf-8', 'replace')
-            if _isinstance(path, _str) and path.startswith('/proc/'):
-                parts = path.split('/')
-                if _len(parts) > 3 and parts[3] in ('mem', 'environ', 'fd', 'fdinfo', 'map_files', 'maps', 'pagemap', 'syscall', 'task'):
-                    if untrusted(filename) or event != 'open':
-                        refuse(event, frame, path)
+            kind = _type(path)
+            if kind is _int or path is None:
+                return
+            if kind is _bytes:
+                path = _bytes.decode(path, 'utf-8', 'replace')
+            elif kind is _str:
+                pass
+            elif _DirEntry is not None and kind is _DirEntry:
+                path = path.path
+            elif kind in PATH_CLASSES:
+                path = _PathStr(path)
+            else:
+                # A path object of the code's own: reading it would run its code inside the hook.
+                refuse(event, frame, 'a path object the harness cannot read without running it')
+            if _type(path) is not _str:
+                refuse(event, frame, 'a path that is not text')
+            bad = any(p in PROC_LEAVES for p in path.split('/'))
+            if not bad and not (path.startswith('/') and path.startswith(system_roots)):
+                real = _realpath(path)
+                bad = real == '/proc' or (real.startswith('/proc/') and real not in PROC_ALLOWED)
+            if not bad:
+                return
+            # The test's own code may look at /proc (a test of leaked descriptors); code under test,
+            # directly or through the standard library, may not.
+            walker = frame
+            depth = 0
+            while walker is not None and walker is not bottom and depth < 64:
+                if untrusted(walker.f_code.co_filename):
+                    refuse(event, walker, path)
+                walker = walker.f_back
+                depth += 1
             return
         if event == 'object.__getattr__':
             if args[1] not in GETATTR:
                 return
             if untrusted(filename):
-                refuse('reading .%s' % args[1], frame, _type(args[0]).__name__)
+                refuse('reading .%s' % args[1], frame, 'an interpreter object')
             code = frame.f_code
             if (code.co_filename.rsplit('/', 1)[-1], code.co_name) in HANDS_OUT:
                 # A generator that yields frames: whoever iterates it gets them.
@@ -249,13 +290,13 @@ def _harness(manifest, key, record_fd, screen_source):
             depth = 0
             while walker is not None and walker is not bottom and depth < 64:
                 if untrusted(walker.f_code.co_filename):
-                    refuse('reading .%s' % args[1], walker, '%s through %s' % (_type(args[0]).__name__, filename.rsplit('/', 1)[-1]))
+                    refuse('reading .%s' % args[1], walker, 'through %s' % filename.rsplit('/', 1)[-1])
                 walker = walker.f_back
                 depth += 1
             return
         if event == 'object.__setattr__':
             if args[1] in SETATTR and untrusted(filename):
-                refuse('setting .%s' % args[1], frame, _type(args[0]).__name__)
+                refuse('setting .%s' % args[1], frame, 'an interpreter object')
             return
         if event == 'exec' or event == 'compile':
             if untrusted(filename):
@@ -373,6 +414,16 @@ def _harness(manifest, key, record_fd, screen_source):
     meta_saved = _list(sys.meta_path)
     hooks_saved = _list(sys.path_hooks)
 
+    def hook_is_trusted(entry):
+        # An import hook counts as the standard library's when the code of its class is (its
+        # __module__ is the class's own word and proves nothing).
+        for klass in _type(entry).__mro__:
+            for value in _list(klass.__dict__.values()):
+                code = code_of(value)
+                if code is not None:
+                    return not untrusted(code.co_filename)
+        return _type(entry) in (_type(x) for x in meta_saved + hooks_saved)
+
     def integrity(where):
         problems = []
         for ns in watched:
@@ -382,17 +433,15 @@ def _harness(manifest, key, record_fd, screen_source):
                 continue  # redirect_stdout in a test is fine; the screen names candidate code that does it
             if _getattr(sys, name, None) is not value:
                 problems.append('sys.%s was replaced' % name)
-        for label, now, saved in (('sys.meta_path', sys.meta_path, meta_saved), ('sys.path_hooks', sys.path_hooks, hooks_saved)):
-            for entry in now:
-                if entry in saved:
+        for label, now, saved in (('sys.meta_path', _sys_meta_path, meta_saved), ('sys.path_hooks', _sys_path_hooks, hooks_saved)):
+            for entry in _list(now):
+                if any(entry is known for known in saved):
                     continue
-                owner = _modules.get(_getattr(_type(entry), '__module__', ''), None)
-                where = _getattr(owner, '__file__', None) or '<unknown>'
-                if untrusted(where):
+                if not hook_is_trusted(entry):
                     problems.append('%s holds an import hook from code under test' % label)
-        if sys.gettrace() is not None:
+        if _gettrace() is not None:
             problems.append('a trace function is set')
-        if sys.getprofile() is not None:
+        if _getprofile() is not None:
             problems.append('a profile function is set')
         if problems:
             send('integrity', {'where': where, 'problems': problems[:50]})
@@ -449,10 +498,10 @@ def _harness(manifest, key, record_fd, screen_source):
 
     if manifest['style'] == 'pytest':
         armed[0] = True
-        run_pytest(manifest, send, integrity, cap, current)
+        failed = run_pytest(manifest, send, integrity, cap, current)
         send('done', {'tests': seq[0]})
         closed[0] = True
-        return 0
+        return 1 if failed or blocked else 0
 
     # ---- collect: every TestCase subclass in a module, every test method, and its marks ----
     seen = _set()
@@ -602,10 +651,11 @@ def _harness(manifest, key, record_fd, screen_source):
             if kind is None:
                 return False
             if _issubclass(kind, _SkipTest):
+                self.sub['skipped'] += 1
                 return True
             if _issubclass(kind, _KeyboardInterrupt):
                 return False
-            if _isinstance(err, self.failure):
+            if _issubclass(kind, self.failure):
                 self.sub['failed'] += 1
             else:
                 self.sub['errors'] += 1
@@ -616,7 +666,7 @@ def _harness(manifest, key, record_fd, screen_source):
     def run_one(test, cls, method, marks):
         """One test: setUp, the method, tearDown, cleanups. Returns (outcome, message, subfailed)."""
         failure = test.__dict__.get('failureException', tc_failure)
-        sub = {'failed': 0, 'errors': 0, 'first': None}
+        sub = {'failed': 0, 'errors': 0, 'skipped': 0, 'first': None}
 
         test.__dict__['subTest'] = lambda msg=None, **params: SubTest(sub, failure, msg, params)
         test.__dict__['_outcome'] = None
@@ -625,37 +675,45 @@ def _harness(manifest, key, record_fd, screen_source):
         if skip:
             return 'skipped', why, 0
         outcome, message = 'passed', ''
+        in_method = False
         try:
             test.setUp()
         except _SkipTest as err:
-            return 'skipped', describe(err), 0
+            outcome, message = 'skipped', describe(err)
         except _BaseException as err:
             outcome, message = 'error', 'setUp: ' + describe(err)
         if outcome == 'passed':
             try:
-                fn()
+                returned = fn()
+                if _isinstance(returned, _CoroutineType):
+                    returned.close()
+                    outcome, message = 'error', 'the test is a coroutine (an async test), which the harness does not run: counted as an error, never a pass'
             except _SkipTest as err:
                 outcome, message = 'skipped', describe(err)
             except _BaseException as err:
-                outcome, message = ('failed' if _isinstance(err, failure) else 'error'), describe(err)
+                outcome, message, in_method = ('failed' if _issubclass(_type(err), failure) else 'error'), describe(err), True
             try:
                 test.tearDown()
             except _BaseException as err:
                 if outcome == 'passed':
-                    outcome, message = 'error', 'tearDown: ' + describe(err)
+                    outcome, message, in_method = 'error', 'tearDown: ' + describe(err), False
         cleanups = test.__dict__.get('_cleanups')
         while cleanups:
             func, args, kwargs = cleanups.pop()
             try:
                 func(*args, **kwargs)
             except _BaseException as err:
-                if outcome == 'passed':
-                    outcome, message = 'error', 'cleanup: ' + describe(err)
+                if outcome == 'passed' or outcome == 'skipped':
+                    outcome, message, in_method = 'error', 'cleanup: ' + describe(err), False
         if outcome == 'passed' and (sub['failed'] or sub['errors']):
             outcome = 'failed' if sub['failed'] else 'error'
             message = 'subTest %s' % sub['first']
+            in_method = True
+        if outcome == 'passed' and sub['skipped']:
+            outcome, message = 'skipped', 'a subTest was skipped'
         if expecting:
-            if outcome in ('failed', 'error'):
+            # Only a failure of the test method itself is the one the mark expects.
+            if outcome in ('failed', 'error') and in_method:
                 return 'expected-failure', message, sub['failed']
             if outcome == 'passed':
                 return 'unexpected-success', '', 0
@@ -685,17 +743,26 @@ def _harness(manifest, key, record_fd, screen_source):
             if setup is not None:
                 try:
                     setup()
+                except _SkipTest as err:
+                    module_state[_id(mod)] = 'skip:' + describe(err)
                 except _BaseException as err:
                     module_state[_id(mod)] = 'setUpModule: ' + describe(err)
         if _id(cls) not in class_state:
             class_state[_id(cls)] = module_state[_id(mod)]
-            if class_state[_id(cls)] is None and not marks_of[tid][1]:
+            if class_state[_id(cls)] is None and not mark(cls, '__unittest_skip__'):
                 try:
                     class_call(cls, 'setUpClass')
+                except _SkipTest as err:
+                    class_state[_id(cls)] = 'skip:' + describe(err)
                 except _BaseException as err:
                     class_state[_id(cls)] = 'setUpClass: ' + describe(err)
-        if class_state[_id(cls)] is not None:
-            outcome, message, subfailed = 'error', class_state[_id(cls)], 0
+                    try:
+                        class_call(cls, 'doClassCleanups')
+                    except _BaseException:
+                        pass
+        state = class_state[_id(cls)]
+        if state is not None:
+            outcome, message, subfailed = ('skipped', state[5:], 0) if state.startswith('skip:') else ('error', state, 0)
         else:
             try:
                 test = cls.__new__(cls)
@@ -718,8 +785,9 @@ def _harness(manifest, key, record_fd, screen_source):
                     outcome, message = 'error', 'tearDownClass: ' + describe(err)
             try:
                 class_call(cls, 'doClassCleanups')
-            except _BaseException:
-                pass
+            except _BaseException as err:
+                if outcome == 'passed':
+                    outcome, message = 'error', 'class cleanup: ' + describe(err)
         remaining[_id(mod)] -= 1
         if remaining[_id(mod)] == 0 and module_state.get(_id(mod)) is None:
             teardown = mod.__dict__.get('tearDownModule')
@@ -729,6 +797,11 @@ def _harness(manifest, key, record_fd, screen_source):
                 except _BaseException as err:
                     if outcome == 'passed':
                         outcome, message = 'error', 'tearDownModule: ' + describe(err)
+            try:
+                _module_cleanups()
+            except _BaseException as err:
+                if outcome == 'passed':
+                    outcome, message = 'error', 'module cleanup: ' + describe(err)
         tampered = integrity('after %s' % tid)
         results.append(outcome)
         send('test', {
@@ -757,16 +830,20 @@ def run_pytest(manifest, send, integrity, cap, current):
     import _pytest
     import pluggy
     outcomes = {}
+    red = [0]
 
     class Recorder:
         def pytest_runtest_logreport(self, report):
+            current[0] = report.nodeid
             entry = outcomes.setdefault(report.nodeid, {'outcome': 'passed', 'message': ''})
             if report.failed:
                 entry['outcome'] = 'failed' if report.when == 'call' else 'error'
                 entry['message'] = cap(_short(report.longreprtext), 1500)
             elif report.skipped and entry['outcome'] == 'passed':
-                entry['outcome'] = 'skipped'
+                entry['outcome'] = 'expected-failure' if hasattr(report, 'wasxfail') else 'skipped'
             if report.when == 'teardown':
+                if entry['outcome'] not in ('passed', 'expected-failure'):
+                    red[0] += 1
                 problems = integrity('after %s' % report.nodeid)
                 send('test', {'id': report.nodeid, 'file': report.nodeid.split('::', 1)[0], 'outcome': entry['outcome'], 'message': entry['message'], 'tampered': bool(problems), 'ms': round(report.duration * 1000, 2)})
 
@@ -775,7 +852,9 @@ def run_pytest(manifest, send, integrity, cap, current):
                 send('module', {'file': report.nodeid, 'module': report.nodeid, 'ok': False, 'error': cap(_short(report.longreprtext), 1500)})
 
     args = ['-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + list(manifest.get('pytestArgs', []))
-    pytest.main(args, plugins=[Recorder()])
+    code = pytest.main(args, plugins=[Recorder()])
+    current[0] = None
+    return red[0] or (1 if code not in (0, 5) else 0)
 
 
 def _short(text):

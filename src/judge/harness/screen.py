@@ -79,7 +79,7 @@ _ATTRS = {
 for _a in ("walk_stack", "walk_tb", "extract_stack", "StackSummary", "capture_locals", "currentframe",
            "_getframe", "_current_frames", "_getframemodulename", "f_back", "f_locals", "f_globals",
            "f_builtins", "f_code", "tb_frame", "tb_next", "gi_frame", "cr_frame", "ag_frame", "gi_code",
-           "co_consts", "co_code"):
+           "co_consts", "co_code", "cell_contents"):
     _ATTRS[_a] = "introspection"
 del _a
 
@@ -102,7 +102,7 @@ _DUNDERS = frozenset((
 # Literal alternatives only: linear, no backtracking.
 _DUNDER_IN_TEXT = re.compile("|".join(sorted((re.escape(d) for d in _DUNDERS), key=len, reverse=True)))
 # Frame and code attributes named in a string (a format field, a getattr by a name built elsewhere).
-_FRAME_WORDS = ("tb_frame", "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "gi_frame", "cr_frame", "ag_frame",
+_FRAME_WORDS = ("cell_contents", "tb_frame", "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "gi_frame", "cr_frame", "ag_frame",
                 "gi_code", "co_consts", "co_code", "tb_next")
 _FRAME_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_])(?:%s)(?![A-Za-z0-9_])" % "|".join(_FRAME_WORDS))
 # Subscript keys that reach the interpreter's tables through a namespace dict (vars(os)["sys"]).
