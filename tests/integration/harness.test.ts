@@ -199,6 +199,59 @@ describe('the harness refuses what reaches for the tests', () => {
     expect(r.integrity).toEqual([]);
   });
 
+  it('leaves honest asyncio to code under test (run, tasks, gather, a cancelled task, its repr), not a task\'s frames', async () => {
+    const r = await harness(
+      {
+        'src/calc.py': [
+          'import asyncio',
+          'async def _twice(x):',
+          '    await asyncio.sleep(0)',
+          '    return x * 2',
+          'async def _main(x):',
+          '    slow = asyncio.ensure_future(asyncio.sleep(10))',
+          '    repr(slow)',
+          '    try:',
+          '        slow.get_stack()',
+          '    except RuntimeError:',
+          '        pass',
+          '    slow.cancel()',
+          '    parts = await asyncio.gather(_twice(x), _twice(0))',
+          '    return sum(parts)',
+          'def double(x):',
+          '    return asyncio.run(_main(x))',
+          '',
+        ].join('\n'),
+      },
+      test,
+    );
+    expect(outcomes(r)).toEqual({ 'TestCalc.test_double': 'passed' });
+    // A task's stack is frames: handed out to code under test, it is refused.
+    expect(r.audit.map((a) => [a.event, a.line])).toEqual([['reading .cr_frame', 9]]);
+  });
+
+  it('leaves the standard library that ordinary code imports alone, at import and in use', async () => {
+    const modules = 'asyncio concurrent.futures multiprocessing http.server http.client urllib.request urllib.parse json csv sqlite3 decimal fractions statistics datetime zoneinfo uuid hashlib hmac secrets base64 gzip zipfile tarfile tempfile shutil glob fnmatch argparse configparser email.message xml.etree.ElementTree html socket selectors ssl subprocess threading queue heapq bisect itertools functools operator contextlib dataclasses enum typing abc collections weakref copy pprint textwrap string difflib struct array io pathlib os time random math logging warnings re unicodedata locale codecs'.split(' ');
+    const r = await harness(
+      {
+        'src/calc.py': [
+          ...modules.map((m) => `import ${m}`),
+          'from concurrent.futures import ThreadPoolExecutor',
+          'def double(x):',
+          '    with ThreadPoolExecutor(2) as pool:',
+          '        got = list(pool.map(lambda v: v * 2, [x]))[0]',
+          '    with tempfile.TemporaryDirectory() as d:',
+          '        pathlib.Path(d, "a.json").write_text(json.dumps({"x": got}))',
+          '        got = json.loads(pathlib.Path(d, "a.json").read_text())["x"]',
+          '    warnings.warn("just saying")',
+          '    return got',
+          '',
+        ].join('\n'),
+      },
+      test,
+    );
+    expect({ outcomes: outcomes(r), audit: r.audit, modules: r.modules.filter((m) => !m.ok) }).toEqual({ outcomes: { 'TestCalc.test_double': 'passed' }, audit: [], modules: [] });
+  });
+
   it('fails a test method that is not the packet\'s code (a __build_class__ hook)', async () => {
     const r = await harness(
       {

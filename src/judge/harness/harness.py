@@ -200,16 +200,18 @@ def _harness(manifest, key, record_fd, screen_source):
     }
     ALWAYS = frozenset({
         'sys._current_frames', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents',
-        'sys.settrace', 'sys.setprofile', 'sys.addaudithook', 'function.__new__', 'code.__new__',
-        'os.fork', 'os.forkpty', 'sys._getframemodulename',
+        'sys.settrace', 'sys.setprofile', 'sys.addaudithook', 'sys._getframemodulename',
     })
-    GETATTR = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', '__code__', 'f_back', 'gi_code'})
+    # Refused when code under test makes the call itself; the standard library makes them for its
+    # own work (asyncio's types.coroutine replaces a code object at import, multiprocessing forks).
+    DIRECT = frozenset({'function.__new__', 'code.__new__', 'code.replace', 'os.fork', 'os.forkpty'})
+    GETATTR = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', '__code__', 'f_back', 'f_code', 'gi_code'})
     # The standard library's modules that read frames and code objects for their own work (tracebacks,
     # logging's caller, warnings, the test runners); any other module that reads one while code under
     # test is on the stack (string.Formatter.get_field, a getattr by name) hands the candidate a frame.
     FRAME_READERS = ('/traceback.py', '/linecache.py', '/logging/__init__.py', '/warnings.py', '/types.py',
                      '/unittest/case.py', '/unittest/result.py', '/unittest/mock.py', '/asyncio/')
-    HANDS_OUT = frozenset({('traceback.py', 'walk_tb'), ('traceback.py', 'walk_stack')})
+    HANDS_OUT = frozenset({('traceback.py', 'walk_tb'), ('traceback.py', 'walk_stack'), ('base_tasks.py', '_task_get_stack')})
     FRAMES = frozenset({'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back'})
     SETATTR = frozenset({'__code__', '__class__', '__bases__', '__globals__', '__closure__'})
     # Paths into the process's own memory and descriptors, whoever opens them (pathlib, io, os, a
@@ -218,7 +220,7 @@ def _harness(manifest, key, record_fd, screen_source):
     PROC_LEAVES = frozenset({'mem', 'pagemap', 'map_files', 'kcore'})
     PROC_ALLOWED = frozenset({'/proc/cpuinfo', '/proc/meminfo', '/proc/stat', '/proc/loadavg', '/proc/uptime', '/proc/version'})
     PATH_CLASSES = frozenset({pathlib.PurePath, pathlib.PurePosixPath, pathlib.Path, pathlib.PosixPath})
-    WATCHED = ALWAYS | PATH_EVENTS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile'}
+    WATCHED = ALWAYS | DIRECT | PATH_EVENTS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile'}
     armed = [False]
     inside = _dict()
     blocked = []
@@ -301,6 +303,10 @@ def _harness(manifest, key, record_fd, screen_source):
         if event == 'exec' or event == 'compile':
             if untrusted(filename):
                 refuse(event, frame, 'dynamic code')
+            return
+        if event in DIRECT:
+            if untrusted(filename):
+                refuse(event, frame, 'called from code under test')
             return
         if event == 'sys._getframe':
             if untrusted(filename):
