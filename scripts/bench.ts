@@ -15,6 +15,7 @@
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
 // one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate or lab runs one part,
 // BENCH_ONLY=generated only the builds of 100 and 200 generated packets.
+import { buildOnlyFile } from './bench-pages.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -116,13 +117,13 @@ function stepTimes(stdout: string): Map<string, number> {
   return out;
 }
 
-/** The files that differ between a bare Astro build and a packet build's site, leaving out what only the build writes (zips, manifest, search index). */
+/** The files that differ between a bare Astro build and a packet build's site, leaving out what only the build writes (see bench-pages.ts). */
 async function differentPages(bareOut: string, siteOut: string): Promise<string[]> {
   const list = async (dir: string) =>
     (await readdir(dir, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile())
       .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-      .filter((rel) => rel !== 'packets.json' && !rel.startsWith(`zips${path.sep}`) && !rel.startsWith(`pagefind${path.sep}`))
+      .filter((rel) => !buildOnlyFile(rel))
       .sort();
   const [a, b] = [await list(bareOut), await list(siteOut)];
   const out = [...a.filter((f) => !b.includes(f)), ...b.filter((f) => !a.includes(f))];
