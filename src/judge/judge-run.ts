@@ -7,7 +7,7 @@ import { changesOf } from './contract.ts';
 import { runHarness } from './harness/run.ts';
 import { recordReport } from './harness/record.ts';
 import { canaryRunnerIds, judge, type Evidence, type JudgeRules, type Judgement } from './judge.ts';
-import { runTests, tail, type TestRunner } from './run-tests.ts';
+import { readableTail, runTests, tail, type TestRunner } from './run-tests.ts';
 import { prepareWorkspace, protectedAfterRun, type PacketFiles, type PreparedWorkspace, type Submission } from './workspace.ts';
 
 /** A judged run: the judgement and the evidence it came from. */
@@ -61,8 +61,8 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgedRun | { reject
         run,
         ...(record ? { record } : {}),
       };
-      const shown = record ? `${tail(run.output)}\n${recordReport(record, canaryRunnerIds(evidence))}`.trim() : tail(withoutCanaries(run.output, ws.canaries.map((c) => c.id)));
-      return { judgement: judge(o.rules ?? o.files.rules, evidence), evidence, outputTail: record ? tail(shown, 30) : shown, durationMs: o.now() - t0 };
+      const shown = record ? `${tail(run.output)}\n${recordReport(record, canaryRunnerIds(evidence))}`.trim() : withoutCanaries(run.output, ws.canaries.map((c) => c.id));
+      return { judgement: judge(o.rules ?? o.files.rules, evidence), evidence, outputTail: readableTail(shown, record ? 30 : 15), durationMs: o.now() - t0 };
     } finally {
       await ws.dispose();
     }

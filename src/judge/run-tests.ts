@@ -51,3 +51,21 @@ export function tail(text: string, lines = 15): string {
   const all = text.trimEnd().split('\n');
   return all.slice(-lines).join('\n');
 }
+
+/** Longest line of an output tail a report keeps; the rest of the line is cut. */
+export const TAIL_LINE_LIMIT = 500;
+
+/**
+ * The tail of a run's output as reports keep it: the code under test wrote it, so each line is cut
+ * at `TAIL_LINE_LIMIT` characters and control characters other than tab are shown as escapes
+ * (`\x1b`), never passed on to a terminal, an XML file or a page.
+ */
+export function readableTail(text: string, lines = 15): string {
+  return tail(text, lines)
+    .split('\n')
+    .map((line) => {
+      const shown = line.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+      return shown.length > TAIL_LINE_LIMIT ? `${shown.slice(0, TAIL_LINE_LIMIT)} [... ${shown.length - TAIL_LINE_LIMIT} more characters cut]` : shown;
+    })
+    .join('\n');
+}
