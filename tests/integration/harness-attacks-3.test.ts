@@ -1,0 +1,169 @@
+/**
+ * A third round of planted attacks on the trusted harness (none repeats harness-attacks.test.ts,
+ * harness-attacks-2.test.ts or harness.test.ts), first on small workspaces through runHarness,
+ * then the winner on the shipped take-home fetch-retry-ticket (its retry-everything mutant, the
+ * signal dodged as in attacks2). Each case asserts the SECURE outcome. A red case is a hole.
+ * The forgers live in tests/fixtures/attacks3/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path, { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/judge/findings.ts';
+import { judgeRun } from '../../src/judge/judge-run.ts';
+import type { TestRunner } from '../../src/judge/run-tests.ts';
+import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
+import { loadPackets } from '../../src/packets/load.ts';
+import type { Packet } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
+import type { HarnessRecord } from '../../src/judge/harness/record.ts';
+import { useSandbox } from '../support/sandbox-harness.ts';
+
+const h = useSandbox('harness-attacks-3', 20_000);
+const fixtures = join(import.meta.dirname, '../fixtures/attacks3');
+const fixture = (name: string): string => readFileSync(join(fixtures, name), 'utf8');
+
+function workspace(files: Record<string, string>): string {
+  const dir = h.tempDir('ws');
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+async function harness(disk: Record<string, string>, tests: Record<string, string>, extra: Partial<HarnessPlan> = {}): Promise<HarnessRecord & { output: string; exitCode: number | null }> {
+  const dir = workspace({ 'tests/__init__.py': '', 'src/__init__.py': '', ...disk });
+  const plan: HarnessPlan = {
+    style: 'unittest',
+    command: 'python3 -m unittest discover -s tests -t . -q',
+    tests: Object.entries(tests).map(([file, source]) => ({ file, source })),
+    trusted: ['tests/__init__.py', ...Object.keys(tests)],
+    screen: Object.keys(disk).filter((f) => f.startsWith('src/')),
+    allow: [],
+    ...extra,
+  };
+  const { run, record } = await runHarness({ sandbox: h.bwrap, mounts: h.python.mounts, timeoutMs: 20_000 }, dir, plan, ['tests']);
+  if (run.error) throw new Error(run.error);
+  return { ...record, output: run.output, exitCode: run.exitCode };
+}
+
+const outcomes = (r: HarnessRecord) => Object.fromEntries(r.tests.map((t) => [t.id.split('.').slice(-2).join('.'), t.outcome]));
+
+/** A wrong double() (x * 3) with the forger `name` laid over it through _count.py's call hook. */
+function wrongCalc(name: string): string {
+  const count = fixture('_count.py').replaceAll('fetch_json', 'double');
+  return 'def double(x):\n    return x * 3\n' + count + fixture(name);
+}
+
+const CALC_TESTS = {
+  'tests/test_calc.py': [
+    'import unittest',
+    'from src import calc',
+    '',
+    'class TestCalc(unittest.TestCase):',
+    '    def test_a_double(self):',
+    '        self.assertEqual(calc.double(2), 4)',
+    '    def test_b_sub(self):',
+    '        for i in range(3):',
+    '            with self.subTest(i=i):',
+    '                self.assertEqual(calc.double(i), 2 * i)',
+    '    def test_c_canary(self):',
+    '        self.assertEqual(1, 2)',
+    '',
+  ].join('\n'),
+};
+
+/** What a caught forgery leaves: a failing test recorded as failing, or the record's own evidence. */
+function caught(r: HarnessRecord): boolean {
+  const o = outcomes(r);
+  const screened = (r.screen?.findings.length ?? 0) > 0;
+  return screened || r.audit.length > 0 || r.integrity.length > 0 || r.problems.length > 0 || o['TestCalc.test_a_double'] !== 'passed' || o['TestCalc.test_b_sub'] !== 'passed';
+}
+
+describe('harness attacks, round 3 (small workspaces)', () => {
+  it('a metaclass __hash__ run inside the audit hook walks to _harness and takes the record over', async () => {
+    const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py') }, CALC_TESTS);
+    if (process.env.HARNESS_ATTACKS_RECORD) console.log(JSON.stringify({ tests: r.tests, screen: r.screen?.findings, audit: r.audit, integrity: r.integrity, problems: r.problems, exit: r.exitCode, out: r.output.slice(-3000) }, null, 1));
+    expect(caught(r)).toBe(true);
+  });
+});
+
+// ---- the shipped take-home: fetch-retry-ticket, its retry-everything mutant, the signal dodged ----
+const root = path.resolve(import.meta.dirname, '../..');
+let env: RunEnvironment;
+let runner: TestRunner;
+let scratch: string;
+let shipped: { packet: Packet; dir: string; files: PacketFiles };
+
+interface Outcome {
+  verdict: string;
+  codes: string[];
+  findings: Pick<Finding, 'code' | 'kind' | 'severity' | 'message'>[];
+  description: string;
+}
+
+async function submission(forge: string[]): Promise<Record<string, string>> {
+  const { packet, dir } = shipped;
+  const out: Record<string, string> = {};
+  for (const f of packet.trees.sample) out[f] = await readFile(path.join(dir, 'sample', f), 'utf8');
+  for (const f of packet.trees.mutants['retry-everything']!) out[f] = await readFile(path.join(dir, 'mutants', 'retry-everything', f), 'utf8');
+  let text = out['src/client.py']!.replace('except Exception:', 'except (Exception):');
+  for (const f of forge) text += fixture(f);
+  out['src/client.py'] = text;
+  return out;
+}
+
+async function judged(submitted: Record<string, string>): Promise<Outcome> {
+  const run = await judgeRun({
+    files: shipped.files,
+    submission: { files: new Map(Object.entries(submitted)), deleted: [] },
+    withHidden: true,
+    runner,
+    scratchDir: scratch,
+    random: Math.random,
+    now: () => performance.now(),
+  });
+  if ('rejected' in run) return { verdict: 'REJECTED', codes: [], findings: [], description: run.rejected };
+  const j = run.judgement;
+  return { verdict: j.verdict, codes: j.findings.map((f) => f.code), findings: j.findings, description: j.description };
+}
+
+const judgedOutcomes = new Map<string, Outcome>();
+
+beforeAll(async () => {
+  const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const p = loaded.packets.find((x) => x.id === 'fetch-retry-ticket')!;
+  const source = loaded.sources.find((s) => s.id === p.id)!;
+  const dir = path.join(root, 'packets', source.folder);
+  shipped = { packet: p, dir, files: await loadPacketFiles(p, dir) };
+  const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
+  if (!prepared.ok) throw new Error(prepared.message);
+  env = prepared.environment;
+  runner = { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 };
+  scratch = await mkdtemp(path.join(tmpdir(), 'harness-attacks-3-'));
+  await mkdir(path.join(scratch, 'grades'));
+  judgedOutcomes.set('bare', await judged(await submission([])));
+  judgedOutcomes.set('hash-bypass', await judged(await submission(['_count.py', 'hash-bypass.py'])));
+  if (process.env.HARNESS_ATTACKS_RECORD) {
+    for (const [name, o] of judgedOutcomes) console.log(`${name.padEnd(16)} ${o.verdict.padEnd(12)} ${o.codes.join(' ') || '-'}  ${o.description}`, o.findings.map((f) => `${f.code} ${f.message}`).join(' | '));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await env?.dispose();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('harness attacks, round 3 (the shipped take-home)', () => {
+  it('retry-everything, dodged, without a forger, does not pass', () => {
+    expect(judgedOutcomes.get('bare')!.verdict).not.toBe('PASS');
+  });
+  it('the metaclass __hash__ run inside the audit hook does not pass', () => {
+    const o = judgedOutcomes.get('hash-bypass')!;
+    expect(o.verdict, `${o.codes.join(' ')} ${o.description}`).not.toBe('PASS');
+    expect(o.verdict).not.toBe('REJECTED');
+  });
+});
