@@ -52,10 +52,17 @@ async function harness(disk: Record<string, string>, tests: Record<string, strin
 
 const outcomes = (r: HarnessRecord) => Object.fromEntries(r.tests.map((t) => [t.id.split('.').slice(-2).join('.'), t.outcome]));
 
-/** A wrong double() (x * 3) with the forger `name` laid over it through _count.py's call hook. */
-function wrongCalc(name: string): string {
+const TRIGGER = "_sh_k.copyfile(_P(), '/nonexistent-probe-copy')";
+
+/** A wrong double() (x * 3) with the forger `name` laid over it through _count.py's call hook (its trigger swapped for `trigger`). */
+function wrongCalc(name: string, trigger?: string): string {
   const count = fixture('_count.py').replaceAll('fetch_json', 'double');
-  return 'def double(x):\n    return x * 3\n' + count + fixture(name);
+  let forger = fixture(name);
+  if (trigger) {
+    if (!forger.includes(TRIGGER)) throw new Error('the trigger is not in ' + name);
+    forger = forger.replace(TRIGGER, trigger);
+  }
+  return 'def double(x):\n    return x * 3\n' + count + forger;
 }
 
 const CALC_TESTS = {
@@ -87,6 +94,22 @@ describe('harness attacks, round 3 (small workspaces)', () => {
   it('a metaclass __hash__ run inside the audit hook walks to _harness and takes the record over', async () => {
     const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py') }, CALC_TESTS);
     if (process.env.HARNESS_ATTACKS_RECORD) console.log(JSON.stringify({ tests: r.tests, screen: r.screen?.findings, audit: r.audit, integrity: r.integrity, problems: r.problems, exit: r.exitCode, out: r.output.slice(-3000) }, null, 1));
+    expect(caught(r)).toBe(true);
+  });
+  it('the same, the hook entered by sys.audit("open", path object) called by the code itself', async () => {
+    const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py', "_sys_k.audit('open', _P())") }, CALC_TESTS);
+    if (process.env.HARNESS_ATTACKS_RECORD) console.log('sys.audit open', JSON.stringify({ tests: outcomes(r), screen: r.screen?.findings, audit: r.audit, problems: r.problems }));
+    expect(caught(r)).toBe(true);
+  });
+  it('the same, the hook entered by sys.audit("object.__getattr__", x, a str subclass whose __hash__ walks)', async () => {
+    const trigger = "_sys_k.audit('object.' + '_' * 2 + 'getattr' + '_' * 2, 0, type('S', (str,), {'_' * 2 + 'hash' + '_' * 2: _Meta.__hash__})('x'))";
+    const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py', trigger) }, CALC_TESTS);
+    if (process.env.HARNESS_ATTACKS_RECORD) console.log('sys.audit getattr', JSON.stringify({ tests: outcomes(r), screen: r.screen?.findings, audit: r.audit, problems: r.problems }));
+    expect(caught(r)).toBe(true);
+  });
+  it('control: the same frame walk outside the hook is refused (xmlrpc.server is no frame reader)', async () => {
+    const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py', '_Meta.__hash__(_P)') }, CALC_TESTS);
+    if (process.env.HARNESS_ATTACKS_RECORD) console.log('no bypass', JSON.stringify({ tests: outcomes(r), screen: r.screen?.findings, audit: r.audit, problems: r.problems }));
     expect(caught(r)).toBe(true);
   });
 });
