@@ -219,7 +219,9 @@ def _harness(manifest, key, record_fd, screen_source):
     PATH_EVENTS = frozenset({'open', 'os.listdir', 'os.scandir', 'os.chdir', 'os.symlink', 'os.link', 'os.rename', 'shutil.copyfile', 'os.truncate'})
     PROC_LEAVES = frozenset({'mem', 'pagemap', 'map_files', 'kcore'})
     PROC_ALLOWED = frozenset({'/proc/cpuinfo', '/proc/meminfo', '/proc/stat', '/proc/loadavg', '/proc/uptime', '/proc/version'})
-    PATH_CLASSES = frozenset({pathlib.PurePath, pathlib.PurePosixPath, pathlib.Path, pathlib.PosixPath})
+    # A tuple compared by identity: `kind in a_set` would hash the type, running a metaclass's
+    # __hash__ of the code's own inside the hook.
+    PATH_CLASSES = (pathlib.PurePath, pathlib.PurePosixPath, pathlib.Path, pathlib.PosixPath)
     WATCHED = ALWAYS | DIRECT | PATH_EVENTS | {'sys._getframe', 'object.__getattr__', 'object.__setattr__', 'exec', 'compile'}
     armed = [False]
     inside = _dict()
@@ -235,6 +237,12 @@ def _harness(manifest, key, record_fd, screen_source):
         send('audit', {'event': event, 'file': rel, 'line': line, 'detail': cap(detail, 300), 'test': current[0]})
         raise _RuntimeError('packet-kit harness: %s is not allowed in code under test (%s:%d)' % (event, rel, line))
 
+    def known_path_class(kind):
+        for klass in PATH_CLASSES:
+            if kind is klass:
+                return True
+        return False
+
     def judge_event(event, args):
         frame = culprit()
         filename = frame.f_code.co_filename
@@ -249,7 +257,7 @@ def _harness(manifest, key, record_fd, screen_source):
                 pass
             elif _DirEntry is not None and kind is _DirEntry:
                 path = path.path
-            elif kind in PATH_CLASSES:
+            elif known_path_class(kind):
                 path = _PathStr(path)
             else:
                 # A path object of the code's own: reading it would run its code inside the hook.
@@ -272,6 +280,11 @@ def _harness(manifest, key, record_fd, screen_source):
                 walker = walker.f_back
                 depth += 1
             return
+        if event == 'object.__getattr__' or event == 'object.__setattr__':
+            # Anyone may call sys.audit: a name that is not exact text (a str subclass's __hash__
+            # or __eq__ would run inside the hook) is not the interpreter's.
+            if _len(args) < 2 or _type(args[1]) is not _str:
+                refuse(event, frame, 'an audit event the interpreter did not raise')
         if event == 'object.__getattr__':
             if args[1] not in GETATTR:
                 return
@@ -333,16 +346,32 @@ def _harness(manifest, key, record_fd, screen_source):
     def hook(event, args):
         if not armed[0]:
             return
+        if _type(event) is not _str:
+            # sys.audit takes a str subclass: its own __hash__ and __eq__ must not run in here.
+            event = _str.__str__(event)
         if event not in WATCHED and not event.startswith('ctypes.'):
             return
         ident = _get_ident()
-        if inside.get(ident):
+        state = inside.get(ident)
+        if state:
+            # An event raised while the hook is judging another: the harness's own reads (its
+            # _getframe, f_back) are fine; anything else is foreign code that ran inside the hook
+            # (a __hash__, __eq__ or __fspath__ of the code's own), which must not go unjudged.
+            if state == 2:
+                return
+            inside[ident] = 2
+            try:
+                frame = _getframe(1)
+                if frame.f_code.co_filename != harness_file:
+                    refuse(event, frame, 'code under test ran inside the audit hook')
+            finally:
+                inside[ident] = state
             return
-        inside[ident] = True
+        inside[ident] = 1
         try:
             judge_event(event, args)
         finally:
-            inside[ident] = False
+            inside[ident] = 0
 
     # TestCase's methods, rebuilt over frozen copies of unittest.case's and unittest.util's globals
     # (and of builtins): a later patch of a module global or a builtin, even one that undoes
