@@ -4,6 +4,26 @@
  * then the winner on the shipped take-home fetch-retry-ticket (its retry-everything mutant, the
  * signal dodged as in attacks2). Each case asserts the SECURE outcome. A red case is a hole.
  * The forgers live in tests/fixtures/attacks3/.
+ *
+ * Record of branch attack3 on 3c101f7 (before the fix in this branch):
+ *  1. hash-bypass (shipped, judgeRun)  PASS, no finding: HOLE. "19 ran, 0 failed, canaries 3/3 red
+ *     (exit 1)"; bare the same answer is CAUGHT PK415 PK416 (5 tests red). The hook's
+ *     `kind in PATH_CLASSES` hashed the type of shutil.copyfile's path argument, running a
+ *     metaclass __hash__ of the code's own inside the hook, where the reentrancy guard let every
+ *     event go unjudged. There xmlrpc.server.resolve_dotted_attribute (a getattr by name the screen
+ *     does not know; names built so no frame word is in a string) walks sys.exc_info()'s traceback
+ *     to _harness and takes its locals: closed[0] silences the harness, manifest['tests'] becomes a
+ *     list whose __len__ (read just before `done`) writes every test line through the harness's
+ *     own send, failures of tests that called the code as passed, the canaries left red.
+ *  1b. the same entered by sys.audit('open', path object)                    HOLE (small workspace)
+ *  1c. the same entered by sys.audit('object.__getattr__', 0, str subclass)   HOLE (small workspace)
+ *  1d. the same walk run by the harness's own _realpath (os.path.abspath patched, its globals live)
+ *                                                                              HOLE (small workspace)
+ *  control: the same walk outside the hook                                     CAUGHT (reading .tb_frame through server.py)
+ * After the fix (path types by identity, events named by a str subclass read as text, getattr and
+ * setattr events whose name is not exact text refused, and any watched event raised while the hook
+ * judges another refused unless harness.py raised it): 1 CAUGHT PK435 PK415 PK416; 1b-1d CAUGHT by
+ * the hook (the reentrancy check names 1d alone, identity already stops 1 and 1b).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -55,14 +75,14 @@ const outcomes = (r: HarnessRecord) => Object.fromEntries(r.tests.map((t) => [t.
 const TRIGGER = "_sh_k.copyfile(_P(), '/nonexistent-probe-copy')";
 
 /** A wrong double() (x * 3) with the forger `name` laid over it through _count.py's call hook (its trigger swapped for `trigger`). */
-function wrongCalc(name: string, trigger?: string): string {
+function wrongCalc(name: string, trigger?: string, more = ''): string {
   const count = fixture('_count.py').replaceAll('fetch_json', 'double');
   let forger = fixture(name);
   if (trigger) {
     if (!forger.includes(TRIGGER)) throw new Error('the trigger is not in ' + name);
     forger = forger.replace(TRIGGER, trigger);
   }
-  return 'def double(x):\n    return x * 3\n' + count + forger;
+  return 'def double(x):\n    return x * 3\n' + count + forger + more;
 }
 
 const CALC_TESTS = {
@@ -105,6 +125,31 @@ describe('harness attacks, round 3 (small workspaces)', () => {
     const trigger = "_sys_k.audit('object.' + '_' * 2 + 'getattr' + '_' * 2, 0, type('S', (str,), {'_' * 2 + 'hash' + '_' * 2: _Meta.__hash__})('x'))";
     const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py', trigger) }, CALC_TESTS);
     if (process.env.HARNESS_ATTACKS_RECORD) console.log('sys.audit getattr', JSON.stringify({ tests: outcomes(r), screen: r.screen?.findings, audit: r.audit, problems: r.problems }));
+    expect(caught(r)).toBe(true);
+  });
+  it('the same walk run inside the hook by the harness\'s own realpath, through a patched os.path.abspath', async () => {
+    const more = [
+      'import os as _os_k',
+      '_abs0 = _os_k.path.abspath',
+      'def _abs_probe(p):',
+      '    try:',
+      '        _Meta.__hash__(_P)',
+      '    except LookupError:',
+      '        pass',
+      '    return _abs0(p)',
+      'def _via_realpath():',
+      '    _os_k.path.abspath = _abs_probe',
+      '    try:',
+      "        open('no-such-file-here')",
+      '    except OSError:',
+      '        pass',
+      '    finally:',
+      '        _os_k.path.abspath = _abs0',
+      '    raise LookupError("done")',
+      '',
+    ].join('\n');
+    const r = await harness({ 'src/calc.py': wrongCalc('hash-bypass.py', '_via_realpath()', more) }, CALC_TESTS);
+    if (process.env.HARNESS_ATTACKS_RECORD) console.log('realpath', JSON.stringify({ tests: r.tests.map((t) => t.outcome + ' ' + t.message), screen: r.screen?.findings, audit: r.audit, problems: r.problems }).slice(0, 600));
     expect(caught(r)).toBe(true);
   });
   it('control: the same frame walk outside the hook is refused (xmlrpc.server is no frame reader)', async () => {
