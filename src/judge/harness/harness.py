@@ -158,8 +158,11 @@ def _harness(manifest, key, record_fd, screen_source):
     workspace = os.getcwd()
     prefix = workspace.rstrip('/') + '/'
     harness_file = '/packet-kit/harness.py'
+    # The manifest's parts as the harness's own values, read before any candidate code runs.
+    test_specs = _tuple(_dict(t) for t in manifest['tests'])
+    test_count = _len(test_specs)
     protected = _set(prefix + p for p in manifest['protected'])
-    test_files = _set(prefix + t['file'] for t in manifest['tests'])
+    test_files = _set(prefix + t['file'] for t in test_specs)
     trusted_files = protected | test_files | {harness_file}
     roots = _set()
     for r in _list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
@@ -232,6 +235,14 @@ def _harness(manifest, key, record_fd, screen_source):
         return _getframe(3)
 
     def refuse(event, frame, detail):
+        # Name the candidate's own line: the first frame of code under test at or above the one that asked.
+        walker = frame
+        depth = 0
+        while walker is not None and walker is not bottom and depth < 64 and not untrusted(walker.f_code.co_filename):
+            walker = walker.f_back
+            depth += 1
+        if walker is not None and walker is not bottom and depth < 64:
+            frame = walker
         rel, line = place(frame)
         blocked.append((event, rel, line))
         send('audit', {'event': event, 'file': rel, 'line': line, 'detail': cap(detail, 300), 'test': current[0]})
@@ -579,7 +590,7 @@ def _harness(manifest, key, record_fd, screen_source):
     # ---- load the test modules from the kit's sources ------------------------------------
     armed[0] = True
     modules = []
-    for t in manifest['tests']:
+    for t in test_specs:
         name = t['module']
         path = prefix + t['file']
         current[0] = t['file']
@@ -849,7 +860,7 @@ def _harness(manifest, key, record_fd, screen_source):
             'ms': _round((_clock() - t0) * 1000, 2),
         })
     current[0] = None
-    failed = _len([1 for r in results if r != 'passed' and r != 'expected-failure']) + _len(manifest['tests']) - _len(modules)
+    failed = _len([1 for r in results if r != 'passed' and r != 'expected-failure']) + test_count - _len(modules)
     send('done', {'tests': _len(cases), 'blocked': _len(blocked)})
     closed[0] = True
     try:

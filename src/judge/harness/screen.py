@@ -55,7 +55,7 @@ _MODULES = {
     "atexit": "atexit",
     "signal": "signal",
     "importlib": "dynamic-import", "imp": "dynamic-import", "pkgutil": "dynamic-import",
-    "runpy": "dynamic-import", "zipimport": "dynamic-import",
+    "runpy": "dynamic-import", "zipimport": "dynamic-import", "pydoc": "dynamic-import",
 }
 for _m in ("_string", "inspect", "dis", "pdb", "bdb", "code", "codeop", "trace", "tracemalloc", "faulthandler",
            "linecache", "marshal", "pickle", "_pickle", "copyreg", "shelve", "dill"):
@@ -75,6 +75,7 @@ _ATTRS = {
     "import_module": "dynamic-import",
     "get_field": "computed-attr", "vformat": "computed-attr", "Formatter": "computed-attr",
     "formatter_field_name_split": "computed-attr", "_string": "computed-attr",
+    "resolve_dotted_attribute": "computed-attr", "resolve_name": "dynamic-import",
 }
 for _a in ("walk_stack", "walk_tb", "extract_stack", "StackSummary", "capture_locals", "currentframe",
            "_getframe", "_current_frames", "_getframemodulename", "f_back", "f_locals", "f_globals",
@@ -83,7 +84,7 @@ for _a in ("walk_stack", "walk_tb", "extract_stack", "StackSummary", "capture_lo
     _ATTRS[_a] = "introspection"
 del _a
 
-_SYS_HOOKS = frozenset(("modules", "meta_path", "path_hooks", "path_importer_cache", "addaudithook",
+_SYS_HOOKS = frozenset(("modules", "meta_path", "path_hooks", "path_importer_cache", "addaudithook", "audit",
                         "excepthook", "unraisablehook", "displayhook", "breakpointhook"))
 _STD_STREAMS = frozenset(("stdout", "stderr", "stdin", "__stdout__", "__stderr__", "__stdin__"))
 _OS_MODULES = frozenset(("os", "posix", "nt"))

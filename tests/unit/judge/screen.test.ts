@@ -323,6 +323,19 @@ const CASES: Case[] = [
     source: lines('class A:', '    def dump(self):', '        return self.__dict__'),
     expect: ['3 dunder'],
   },
+  {
+    name: 'stdlib helpers that read attributes or modules by name, frame names, and sys.audit',
+    source: lines(
+      'import string, sys',
+      'from xmlrpc.server import resolve_dotted_attribute',
+      'import pydoc',
+      'f = string.Formatter().get_field',
+      'name = "tb_frame"',
+      'sys.audit("open", "x")',
+      'cell = (lambda: 1).cell_contents',
+    ),
+    expect: ['2 computed-attr', '3 dynamic-import', '4 computed-attr', '4 computed-attr', '5 introspection', '6 sys-modules', '7 introspection'],
+  },
 ];
 
 function request(files: [string, Buffer][], allow: string[] = []) {
