@@ -230,10 +230,6 @@ def _harness(manifest, key, record_fd, screen_source):
     inside = _dict()
     blocked = []
 
-    def culprit():
-        """The frame that raised the event (0 is this function, 1 the hook, 2 the culprit)."""
-        return _getframe(3)
-
     def refuse(event, frame, detail):
         # Name the candidate's own line: the first frame of code under test at or above the one that asked.
         walker = frame
@@ -254,9 +250,13 @@ def _harness(manifest, key, record_fd, screen_source):
                 return True
         return False
 
-    def judge_event(event, args):
-        frame = culprit()
+    def judge_event(event, args, ident):
+        # State 3 while the hook reads the culprit's frame itself: C-level reads, in which no code
+        # of the candidate's can run, so the events they raise need no judging.
+        inside[ident] = 3
+        frame = _getframe(2)
         filename = frame.f_code.co_filename
+        inside[ident] = 1
         if event in PATH_EVENTS:
             path = args[0] if args else None
             kind = _type(path)
@@ -368,7 +368,7 @@ def _harness(manifest, key, record_fd, screen_source):
             # An event raised while the hook is judging another: the harness's own reads (its
             # _getframe, f_back) are fine; anything else is foreign code that ran inside the hook
             # (a __hash__, __eq__ or __fspath__ of the code's own), which must not go unjudged.
-            if state == 2:
+            if state >= 2:
                 return
             inside[ident] = 2
             try:
@@ -380,7 +380,7 @@ def _harness(manifest, key, record_fd, screen_source):
             return
         inside[ident] = 1
         try:
-            judge_event(event, args)
+            judge_event(event, args, ident)
         finally:
             inside[ident] = 0
 
