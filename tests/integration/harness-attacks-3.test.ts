@@ -25,10 +25,10 @@
  * judges another refused unless harness.py raised it): 1 CAUGHT PK435 PK415 PK416; 1b-1d CAUGHT by
  * the hook (the reentrancy check names 1d alone, identity already stops 1 and 1b).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import path, { dirname, join } from 'node:path';
+import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/judge/findings.ts';
 import { judgeRun } from '../../src/judge/judge-run.ts';
@@ -37,38 +37,16 @@ import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts'
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Packet } from '../../src/packets/packet.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
-import { runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
 import type { HarnessRecord } from '../../src/judge/harness/record.ts';
+import { harnessWorkspaces } from '../support/harness-workspace.ts';
 import { useSandbox } from '../support/sandbox-harness.ts';
 
 const h = useSandbox('harness-attacks-3', 20_000);
 const fixtures = join(import.meta.dirname, '../fixtures/attacks3');
-const fixture = (name: string): string => readFileSync(join(fixtures, name), 'utf8');
+// _count.py is round 2's call counter, shared.
+const fixture = (name: string): string => readFileSync(join(name === '_count.py' ? join(fixtures, '../attacks2') : fixtures, name), 'utf8');
 
-function workspace(files: Record<string, string>): string {
-  const dir = h.tempDir('ws');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
-
-async function harness(disk: Record<string, string>, tests: Record<string, string>, extra: Partial<HarnessPlan> = {}): Promise<HarnessRecord & { output: string; exitCode: number | null }> {
-  const dir = workspace({ 'tests/__init__.py': '', 'src/__init__.py': '', ...disk });
-  const plan: HarnessPlan = {
-    style: 'unittest',
-    command: 'python3 -m unittest discover -s tests -t . -q',
-    tests: Object.entries(tests).map(([file, source]) => ({ file, source })),
-    trusted: ['tests/__init__.py', ...Object.keys(tests)],
-    screen: Object.keys(disk).filter((f) => f.startsWith('src/')),
-    allow: [],
-    ...extra,
-  };
-  const { run, record } = await runHarness({ sandbox: h.bwrap, mounts: h.python.mounts, timeoutMs: 20_000 }, dir, plan, ['tests']);
-  if (run.error) throw new Error(run.error);
-  return { ...record, output: run.output, exitCode: run.exitCode };
-}
+const { harness } = harnessWorkspaces(h, { screenDisk: true });
 
 const outcomes = (r: HarnessRecord) => Object.fromEntries(r.tests.map((t) => [t.id.split('.').slice(-2).join('.'), t.outcome]));
 

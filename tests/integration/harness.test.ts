@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_COMMAND, harnessInputs, harnessManifest, harnessSources, RECORD_LIMIT_BYTES, runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
 import { harnessKey, readRecord, type HarnessRecord } from '../../src/judge/harness/record.ts';
+import { harnessWorkspaces } from '../support/harness-workspace.ts';
 import { useSandbox } from '../support/sandbox-harness.ts';
 
 /**
@@ -12,31 +12,7 @@ import { useSandbox } from '../support/sandbox-harness.ts';
  */
 const h = useSandbox('harness', 20_000);
 
-function workspace(files: Record<string, string>): string {
-  const dir = h.tempDir('ws');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
-
-/** Lay `disk` out, hand `tests` to the harness from memory, screen `screen`. */
-async function harness(disk: Record<string, string>, tests: Record<string, string>, extra: Partial<HarnessPlan> = {}): Promise<HarnessRecord & { output: string; exitCode: number | null }> {
-  const dir = workspace({ 'tests/__init__.py': '', 'src/__init__.py': '', ...disk });
-  const plan: HarnessPlan = {
-    style: 'unittest',
-    command: 'python3 -m unittest discover -s tests -t . -q',
-    tests: Object.entries(tests).map(([file, source]) => ({ file, source })),
-    trusted: ['tests/__init__.py', ...Object.keys(tests)],
-    screen: [],
-    allow: [],
-    ...extra,
-  };
-  const { run, record } = await runHarness({ sandbox: h.bwrap, mounts: h.python.mounts, timeoutMs: 20_000 }, dir, plan, ['tests']);
-  if (run.error) throw new Error(run.error);
-  return { ...record, output: run.output, exitCode: run.exitCode };
-}
+const { workspace, harness } = harnessWorkspaces(h);
 
 const outcomes = (r: HarnessRecord) => Object.fromEntries(r.tests.map((t) => [t.id.split('.').slice(-2).join('.'), t.outcome]));
 
