@@ -37,10 +37,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/judge/findings.ts';
-import { judgeRun } from '../../src/judge/judge-run.ts';
 import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
+import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Packet } from '../../src/packets/packet.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
@@ -52,13 +51,6 @@ let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
 const packets = new Map<string, { packet: Packet; dir: string; files: PacketFiles }>();
-
-interface Outcome {
-  verdict: string;
-  codes: string[];
-  findings: Pick<Finding, 'code' | 'kind' | 'severity' | 'message'>[];
-  description: string;
-}
 
 interface Attack {
   name: string;
@@ -111,18 +103,7 @@ async function submissionOf(a: Attack, bare = false): Promise<Record<string, str
 }
 
 async function judged(packetId: string, submitted: Record<string, string>): Promise<Outcome> {
-  const run = await judgeRun({
-    files: packets.get(packetId)!.files,
-    submission: { files: new Map(Object.entries(submitted)), deleted: [] },
-    withHidden: true,
-    runner,
-    scratchDir: scratch,
-    random: Math.random,
-    now: () => performance.now(),
-  });
-  if ('rejected' in run) return { verdict: 'REJECTED', codes: [], findings: [], description: run.rejected };
-  const j = run.judgement;
-  return { verdict: j.verdict, codes: j.findings.map((f) => f.code), findings: j.findings, description: j.description };
+  return judgeSubmission(packets.get(packetId)!.files, submitted, runner, scratch);
 }
 
 const outcomes = new Map<string, Outcome>();

@@ -30,8 +30,6 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/judge/findings.ts';
-import { judgeRun } from '../../src/judge/judge-run.ts';
 import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
@@ -39,6 +37,7 @@ import type { Packet } from '../../src/packets/packet.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
 import type { HarnessRecord } from '../../src/judge/harness/record.ts';
 import { harnessWorkspaces } from '../support/harness-workspace.ts';
+import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
 import { useSandbox } from '../support/sandbox-harness.ts';
 
 const h = useSandbox('harness-attacks-3', 20_000);
@@ -144,13 +143,6 @@ let runner: TestRunner;
 let scratch: string;
 let shipped: { packet: Packet; dir: string; files: PacketFiles };
 
-interface Outcome {
-  verdict: string;
-  codes: string[];
-  findings: Pick<Finding, 'code' | 'kind' | 'severity' | 'message'>[];
-  description: string;
-}
-
 async function submission(forge: string[]): Promise<Record<string, string>> {
   const { packet, dir } = shipped;
   const out: Record<string, string> = {};
@@ -163,18 +155,7 @@ async function submission(forge: string[]): Promise<Record<string, string>> {
 }
 
 async function judged(submitted: Record<string, string>): Promise<Outcome> {
-  const run = await judgeRun({
-    files: shipped.files,
-    submission: { files: new Map(Object.entries(submitted)), deleted: [] },
-    withHidden: true,
-    runner,
-    scratchDir: scratch,
-    random: Math.random,
-    now: () => performance.now(),
-  });
-  if ('rejected' in run) return { verdict: 'REJECTED', codes: [], findings: [], description: run.rejected };
-  const j = run.judgement;
-  return { verdict: j.verdict, codes: j.findings.map((f) => f.code), findings: j.findings, description: j.description };
+  return judgeSubmission(shipped.files, submitted, runner, scratch);
 }
 
 const judgedOutcomes = new Map<string, Outcome>();
