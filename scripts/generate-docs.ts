@@ -1,12 +1,15 @@
-// Regenerates README.md's generated sections (the packet format reference, the CLI reference and
-// the error reference) and the JSON Schemas in public/schemas/. `npm run docs`.
+// Regenerates the generated sections of README.md and docs/ (the command table, the packet format
+// reference, the CLI reference, the error reference, the screen's primitives) and the JSON Schemas
+// in public/schemas/. `npm run docs`.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { withGeneratedSections } from '../src/docs/generated-sections.ts';
 import { allJsonSchemas } from '../src/packets/json-schema.ts';
+import { GENERATED_FILES, withGeneratedSections } from './docs-sections.ts';
 
-const readme = new URL('../README.md', import.meta.url);
-await writeFile(readme, withGeneratedSections(await readFile(readme, 'utf8')));
-console.log('README.md: format, CLI and error references regenerated');
+for (const file of Object.keys(GENERATED_FILES)) {
+  const url = new URL(`../${file}`, import.meta.url);
+  await writeFile(url, withGeneratedSections(file, await readFile(url, 'utf8')));
+  console.log(`${file}: generated sections rewritten`);
+}
 const dir = new URL('../public/schemas/', import.meta.url);
 await mkdir(dir, { recursive: true });
 for (const [name, text] of Object.entries(allJsonSchemas())) {

@@ -1,12 +1,12 @@
 import { Document, isScalar, visit } from 'yaml';
-import { partJsonSchema } from './json-schema.ts';
-import { PARTS, type PartName } from './schema/index.ts';
+import { drillPromptJsonSchema, partJsonSchema } from './json-schema.ts';
+import { PART_FILES, PARTS_OF_KIND, type PacketKind, type PartName } from './schema/index.ts';
 
 /**
  * The packet format reference: every frontmatter field of every part, with its type, whether it
  * is required, its default, its description, its example and what each of its values means. It
  * is read from the JSON Schemas, which carry each field's documentation (schema/field-doc.ts),
- * and feeds the README's "Packet format reference" and `packet explain <field>`.
+ * and feeds docs/format.md and `packet explain <field>`.
  */
 
 /** One documented frontmatter field. */
@@ -116,9 +116,34 @@ export function partFields(part: PartName): FieldReference[] {
   return out;
 }
 
-/** Every field of every part, in reading order. */
+/** Every field of every part, in reading order: a take-home's four parts, then `assistant.mdx`. */
 export function allFields(): FieldReference[] {
-  return PARTS.flatMap((part) => partFields(part));
+  return PART_FILES.flatMap((part) => partFields(part));
+}
+
+/** What each part file and tree of a packet folder is, in the order of a take-home's folder. */
+export const PACKET_FILES: readonly { name: string; what: string }[] = [
+  { name: 'prompt.mdx', what: 'What the candidate reads: the frontmatter (title, level, minutes, test command, workspace contract, budget) and the brief. A drill\'s holds the catalog fields only.' },
+  { name: 'rubric.mdx', what: 'How the reviewer scores: 3 to 6 rows, a hire bar, vetoes.' },
+  { name: 'sample.mdx', what: 'A take-home\'s labeled sample solution, for the reviewer only, and the tests the starter must fail (`floor`).' },
+  { name: 'failures.mdx', what: 'A take-home\'s named ways the task dies, each with a signal to grep, a mutant and the rubric row it caps. Reviewer only.' },
+  { name: 'assistant.mdx', what: 'The scripted assistant of a lab (its `suggestions`, each replacing one region of a starter file) or of a drill (its `diffs` to review). The `key` of each entry is reviewer material.' },
+  { name: 'starter/', what: 'Public: the code and the visible tests the candidate gets (a take-home or a lab); deliberately broken in a take-home.' },
+  { name: 'sample/', what: 'Secret: the files of the sample solution, laid over starter/ (a take-home).' },
+  { name: 'hidden/', what: 'Secret: held-out tests, laid over the workspace at grading and rehearsal time (a take-home or a lab).' },
+  { name: 'mutants/', what: 'Secret: one folder per failure mode, `mutants/<mode>/`, laid over the sample to reproduce that failure (a take-home).' },
+  { name: 'replies/', what: 'Secret: scripted model replies, `sample.md` and `<mode>.md`, served by the embedded endpoint in the rehearsal (a take-home).' },
+  { name: 'lint.json', what: 'Optional: lint settings for this packet only, `{ "rules": { "<rule>": "warning" } }`.' },
+];
+
+/** The kinds whose folder holds a part file. */
+function kindsWith(part: PartName): PacketKind[] {
+  return (Object.keys(PARTS_OF_KIND) as PacketKind[]).filter((k) => PARTS_OF_KIND[k].includes(part));
+}
+
+/** The fields of a drill's `prompt.mdx`, which has its own, smaller schema. */
+export function drillPromptFieldNames(): string[] {
+  return Object.keys((drillPromptJsonSchema() as JsonSchema).properties ?? {});
 }
 
 /** An example as the YAML an author writes: `identicalErrors: 3`, or a block for maps and lists. */
@@ -132,10 +157,10 @@ export function exampleYaml(f: Pick<FieldReference, 'path'>, value: unknown): st
 
 /** Look fields up by what a person types: `budget.identicalErrors`, `prompt.budget`, `rows.auto`, `auto`, `rubric.mdx`. */
 export function findFields(query: string): FieldReference[] {
-  const q = query.trim().replace(/\[\]/g, '').replace(/^(prompt|rubric|sample|failures)\.mdx\b/, '$1').toLowerCase();
+  const q = query.trim().replace(/\[\]/g, '').replace(/^(prompt|rubric|sample|failures|assistant)\.mdx\b/, '$1').toLowerCase();
   const fields = allFields();
   const plain = (f: FieldReference) => f.path.replace(/\[\]/g, '').toLowerCase();
-  if ((PARTS as readonly string[]).includes(q)) return fields.filter((f) => f.part === q);
+  if ((PART_FILES as readonly string[]).includes(q)) return fields.filter((f) => f.part === q);
   const full = fields.filter((f) => `${f.part}.${plain(f)}` === q);
   if (full.length) return full;
   const exact = fields.filter((f) => plain(f) === q);
@@ -156,9 +181,49 @@ function fieldMarkdown(f: FieldReference): string {
   return lines.join('\n') + '\n';
 }
 
-/** The whole reference as Markdown, one section per part (`####` headings, under the README's own). */
+/** What a part file is and which kinds have it, in one paragraph. */
+function partIntro(part: PartName): string {
+  const what = PACKET_FILES.find((f) => f.name === `${part}.mdx`)!.what;
+  const kinds = kindsWith(part);
+  const where = kinds.length === 3 ? 'every kind of packet' : kinds.map((k) => (k === 'takehome' ? 'a take-home' : `a ${k}`)).join(' and ');
+  return `${what} Found in ${where}.`;
+}
+
+/** The note on a drill's prompt: which of the prompt's fields it has. */
+function drillPromptNote(): string {
+  const names = drillPromptFieldNames().map((n) => `\`${n}\``);
+  return `A drill runs no code, so its \`prompt.mdx\` has the catalog fields only: ${names.join(', ')} (\`kind: drill\`), as above; its JSON Schema is \`public/schemas/drill-prompt.schema.json\`.`;
+}
+
+/** The whole reference as Markdown: the files of a packet, then one section per part (`##` headings). */
 export function formatReferenceMarkdown(): string {
-  return PARTS.map((part) => `#### \`${part}.mdx\`\n\n${partFields(part).map(fieldMarkdown).join('\n')}\n`).join('\n');
+  const files = ['## The files of a packet', '', '| file | what it holds |', '|---|---|', ...PACKET_FILES.map((f) => `| \`${f.name}\` | ${f.what.replace(/\|/g, '\\|')} |`), ''];
+  const parts = PART_FILES.map((part) => {
+    const note = part === 'prompt' ? `\n${drillPromptNote()}\n` : '';
+    return `## \`${part}.mdx\`\n\n${partIntro(part)}\n${note}\n${partFields(part).map(fieldMarkdown).join('\n')}\n`;
+  });
+  return [files.join('\n'), ...parts].join('\n');
+}
+
+/**
+ * What `packet explain` prints for a part file, a tree or a field: `assistant` and `assistant.mdx`
+ * give the part's description and its every field, `starter` what the tree holds, a field path
+ * the field. Undefined when the name is none of these.
+ */
+export function explainFormat(query: string): string | undefined {
+  const q = query.trim().toLowerCase();
+  const file = PACKET_FILES.find((f) => f.name === q || f.name.replace(/\/$/, '') === q);
+  const part = (PART_FILES as readonly string[]).find((p) => p === q || `${p}.mdx` === q) as PartName | undefined;
+  if (part) return [`${part}.mdx: ${partIntro(part)}\n`, ...partFields(part).map(fieldText)].join('\n');
+  if (file) return `${file.name}: ${file.what}\n`;
+  const fields = q === 'fields' ? allFields() : findFields(query);
+  return fields.length ? fields.map(fieldText).join('\n') : undefined;
+}
+
+/** Every name `explainFormat` answers, for a "did you mean" guess. */
+export function formatNames(): string[] {
+  const paths = allFields().map((f) => f.path.replace(/\[\]/g, ''));
+  return [...PART_FILES, ...PACKET_FILES.map((f) => f.name.replace(/\/$/, '')), ...paths, ...paths.map((p) => p.split('.').at(-1)!)];
 }
 
 /** One field for a terminal: `prompt.mdx budget.identicalErrors (whole number ...)`, then the text, wrapped by the terminal. */
@@ -175,6 +240,6 @@ export function fieldText(f: FieldReference): string {
   return out.join('\n') + '\n';
 }
 
-/** Markers around the generated section of README.md. */
+/** Markers around the generated section of docs/format.md. */
 export const FORMAT_REFERENCE_START = '<!-- format-reference:start (generated by `npm run docs`) -->';
 export const FORMAT_REFERENCE_END = '<!-- format-reference:end -->';

@@ -20,10 +20,15 @@ function withId(name: string, title: string, schema: z.ZodType): Record<string, 
   return { $id: `https://packet-kit.local/schemas/${name}.schema.json`, title, ...json };
 }
 
+/** The JSON Schema of a drill's `prompt.mdx` frontmatter: the prompt's catalog fields only. */
+export function drillPromptJsonSchema(): Record<string, unknown> {
+  return withId('drill-prompt', 'packet-kit prompt.mdx frontmatter of a drill', drillPromptSchema);
+}
+
 /** Every part's JSON Schema, by file name under public/schemas/; a drill's prompt has its own. */
 export function allJsonSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of PART_FILES) out[`${part}.schema.json`] = JSON.stringify(partJsonSchema(part), null, 2) + '\n';
-  out['drill-prompt.schema.json'] = JSON.stringify(withId('drill-prompt', 'packet-kit prompt.mdx frontmatter of a drill', drillPromptSchema), null, 2) + '\n';
+  out['drill-prompt.schema.json'] = JSON.stringify(drillPromptJsonSchema(), null, 2) + '\n';
   return out;
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { withGeneratedSections } from '../../src/docs/generated-sections.ts';
+import { withGeneratedSections } from '../../scripts/docs-sections.ts';
 import { catalogEntries } from '../../src/errors/catalog.ts';
 
 describe('the error catalog', () => {
@@ -14,10 +14,10 @@ describe('the error catalog', () => {
     }
   });
 
-  it('is the source of the README reference, with each lint rule\'s bad and good example (run `npm run docs` after changing it)', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toBe(withGeneratedSections(readme));
-    expect(readme).toContain('### PK106 UnknownField: Unknown field');
-    expect(readme).toMatch(/### PK213 SignalUnusable[^]*?\*\*Rule\*\* `failure-signal`[^]*?Reported:[^]*?Fixed:/);
+  it('is the source of docs/errors.md, with each lint rule\'s bad and good example (run `npm run docs` after changing it)', async () => {
+    const reference = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    expect(reference).toBe(withGeneratedSections('docs/errors.md', reference));
+    expect(reference).toContain('### PK106 UnknownField: Unknown field');
+    expect(reference).toMatch(/### PK213 SignalUnusable[^]*?\*\*Rule\*\* `failure-signal`[^]*?Reported:[^]*?Fixed:/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
-import { allFields, findFields, type FieldReference } from '../../src/packets/format-reference.ts';
+import { allFields, explainFormat, findFields, formatReferenceMarkdown, PACKET_FILES, type FieldReference } from '../../src/packets/format-reference.ts';
 import { allJsonSchemas } from '../../src/packets/json-schema.ts';
 
 const field = (query: string): FieldReference => {
@@ -68,5 +68,34 @@ describe('the packet format reference', () => {
     const unknown = memoryIo(process.cwd());
     expect(await runCli(['explain', 'budget.identicalError'], unknown)).toBe(1);
     expect(unknown.stderr).toContain('did you mean "identicalErrors"?');
+  });
+
+  it('covers assistant.mdx, a lab\'s suggestions and a drill\'s diffs, and a drill\'s smaller prompt', () => {
+    const md = formatReferenceMarkdown();
+    expect(md).toContain('## `assistant.mdx`');
+    expect(md).toContain('- **`suggestions[].key.choice`**');
+    expect(md).toContain('- **`diffs[].key.verdict`**');
+    expect(md).toMatch(/A drill runs no code, so its `prompt.mdx` has the catalog fields only: `title`, [^\n]*`changelog`, `kind`/);
+    expect(md).not.toMatch(/only: [^\n]*`budget`/);
+    expect(field('assistant.diffs.diff')).toMatchObject({ part: 'assistant', path: 'diffs[].diff', required: true });
+    for (const f of PACKET_FILES) expect(md, f.name).toContain(`| \`${f.name}\` |`);
+  });
+
+  it('answers `packet explain` for a part file by its name, with or without .mdx, and for a tree', async () => {
+    // `packet new` names `packet explain assistant` in its own output.
+    for (const name of ['assistant', 'assistant.mdx', 'ASSISTANT']) {
+      const io = memoryIo(process.cwd());
+      expect(await runCli(['explain', name], io), name).toBe(0);
+      expect(io.stdout).toMatch(/^assistant\.mdx: The scripted assistant of a lab .* Found in a lab and a drill\.\n/);
+      expect(io.stdout).toContain('assistant.mdx  suggestions[].anchor');
+      expect(io.stdout).toContain('assistant.mdx  diffs[].key.consequence');
+    }
+    expect(explainFormat('rubric')).toMatch(/^rubric\.mdx: [^\n]* Found in every kind of packet\.\n/);
+    expect(explainFormat('starter/')).toBe(explainFormat('starter'));
+    expect(explainFormat('hidden')).toMatch(/^hidden\/: Secret: held-out tests/);
+    expect(explainFormat('sample')).toMatch(/^sample\.mdx: /);
+    const unknown = memoryIo(process.cwd());
+    expect(await runCli(['explain', 'asistant'], unknown)).toBe(1);
+    expect(unknown.stderr).toContain('did you mean "assistant"?');
   });
 });

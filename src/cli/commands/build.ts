@@ -16,7 +16,7 @@ const buildModules = async () => {
     import('../../bundle/zip-cache.ts'),
     import('../../errors/diagnostic.ts'),
     import('../format-diagnostics.ts'),
-    import('../../docs/generated-sections.ts'),
+    import('../../docs/reference-texts.ts'),
     import('../../bundle/canary.ts'),
   ]);
   return { ...build, ...steps, ...zipCache, ...diagnostic, ...format, ...docs, ...canary };

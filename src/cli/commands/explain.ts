@@ -1,8 +1,8 @@
 import { closest } from 'fastest-levenshtein';
 import { catalogEntries } from '../../errors/catalog.ts';
 import { entryMarkdown } from '../../errors/reference.ts';
-import { fullErrorReference, lintExamples } from '../../docs/generated-sections.ts';
-import { allFields, fieldText, findFields } from '../../packets/format-reference.ts';
+import { fullErrorReference, lintExamples } from '../../docs/reference-texts.ts';
+import { explainFormat, formatNames } from '../../packets/format-reference.ts';
 import { explainSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -25,14 +25,13 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
     io.out(entryMarkdown(entry, lintExamples().get(entry.code)));
     return 0;
   }
-  const fields = lower === 'fields' ? allFields() : findFields(wanted);
-  if (fields.length) {
-    io.out(fields.map(fieldText).join('\n'));
+  const format = explainFormat(wanted);
+  if (format) {
+    io.out(format);
     return 0;
   }
-  const paths = allFields().map((f) => f.path.replace(/\[\]/g, ''));
-  const names = [...catalogEntries().flatMap((e) => [e.code, e.name]), ...paths, ...paths.map((p) => p.split('.').at(-1)!)];
+  const names = [...catalogEntries().flatMap((e) => [e.code, e.name]), ...formatNames()];
   const guess = closest(wanted.split('.').at(-1)!, names);
-  io.err(`packet explain: no error code, error name or frontmatter field "${wanted}"${guess ? `; did you mean "${guess}"?` : '.'} \`packet explain fields\` lists every field, \`packet explain\` every error.\n`);
+  io.err(`packet explain: no error code, error name, packet file or frontmatter field "${wanted}"${guess ? `; did you mean "${guess}"?` : '.'} \`packet explain fields\` lists every field, \`packet explain\` every error.\n`);
   return 1;
 }
