@@ -127,7 +127,7 @@ export const Errors = {
     title: 'No such packet',
     severity: 'error',
     message: ({ id, known }) => `There is no packet "${id}". Known packets: ${known}.`,
-    hint: () => 'Check the spelling, or run without ids to use every packet.',
+    hint: () => 'Check the spelling; a packet in another folder than packets/ needs --packets DIR (e.g. `--packets my-packets`). Without ids, every packet of the folder is used.',
   }),
   PacketIdNotCanonical: entry<{ folder: string; id: string }>({
     code: 'PK115',

@@ -132,7 +132,7 @@ export const LintErrors = {
   SignalUnusable: entry<
     | { mode: string; problem: 'compile'; reason: string }
     | { mode: string; problem: 'empty' }
-    | { mode: string; problem: 'starter'; file: string; line: number }
+    | { mode: string; problem: 'starter'; source: 'files' | 'diff' | 'ledger'; file: string; line: number }
   >({
     code: 'PK213',
     name: 'SignalUnusable',
@@ -143,13 +143,21 @@ export const LintErrors = {
         ? `The signal of "${p.mode}" is not a valid regular expression: ${p.reason}. Grading would crash instead of grepping.`
         : p.problem === 'empty'
           ? `The signal of "${p.mode}" matches the empty string, so it matches every submission and tells nothing.`
-          : `The signal of "${p.mode}" already matches the unchanged starter (${p.file}, line ${p.line}), so it fires on a submission that did nothing.`,
+          : p.source === 'diff'
+            ? `The diff signal of "${p.mode}" matches a line the unchanged starter already has (${p.file}, line ${p.line}). A diff signal greps the lines a submission adds, so it fires on a submission that only moves or reformats that line.`
+            : p.source === 'ledger'
+              ? `The ledger signal of "${p.mode}" already matches the starter's own receipts file (${p.file}, line ${p.line}), so it fires on a submission that hands that file in unchanged.`
+              : `The signal of "${p.mode}" already matches the unchanged starter (${p.file}, line ${p.line}), so it fires on a submission that did nothing.`,
     hint: (p) =>
       p.problem === 'compile'
         ? 'Fix the pattern (JavaScript syntax; in YAML double quotes, write a backslash as "\\\\").'
         : p.problem === 'empty'
           ? 'Make the pattern require at least one character, e.g. replace "x*" with "x+".'
-          : 'Make the pattern specific to the failure: something the mutant adds, not something the starter has.',
+          : p.source === 'diff'
+            ? 'Make the pattern specific to what the mutant adds: a line the starter does not have, so moving or reformatting the starter\'s own lines cannot match it.'
+            : p.source === 'ledger'
+              ? 'Make the pattern match what the failing run writes to its receipts, not what the starter\'s usage.jsonl or ledger.json already holds.'
+              : 'Make the pattern specific to the failure: something the mutant adds, not something the starter has.',
   }),
   FailureNotNarrated: entry<{ mode: string; title: string; problem: 'no-section' | 'no-id' }>({
     code: 'PK214',

@@ -6,6 +6,7 @@ import { packetId } from '../../packets/id.ts';
 import { newSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
+import { packetsFlag } from '../shell-word.ts';
 
 /** The scaffold's template folder, shipped beside this command. */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../scaffold-template/', import.meta.url));
@@ -65,6 +66,6 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
   }
   const rel = displayPath(target, io.cwd);
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
-  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
+  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;
 }

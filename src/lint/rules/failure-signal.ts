@@ -51,7 +51,7 @@ export const failureSignal = defineRule({
         const m = re.exec(file.text!);
         if (!m) continue;
         const line = file.text!.slice(0, m.index).split('\n').length;
-        out.push({ place, params: { mode: mode.id, problem: 'starter', file: `starter/${file.path}`, line } });
+        out.push({ place, params: { mode: mode.id, problem: 'starter', source: mode.signal.in as 'files' | 'diff' | 'ledger', file: `starter/${file.path}`, line } });
         return;
       }
     });

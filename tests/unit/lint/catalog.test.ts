@@ -31,9 +31,17 @@ describe('lint rules and their catalog entries', () => {
     for (const rule of lintRules) expect(readme).toContain(`| \`${rule.id}\` | ${rule.defaultSeverity} | ${rule.entry.code} |`);
   });
 
-  it('pins the text of two messages', () => {
+  it('pins the text of a few messages', () => {
     expect(LintErrors.PromptTooLong.message({ words: 412, max: 300 })).toMatchInlineSnapshot(`"The prompt body is 412 words, over the limit of 300; the words over it start here. A long prompt gives a model room to hide and a candidate a weekend of reading: a novel is a fail."`);
-    expect(LintErrors.SignalUnusable.message({ mode: 'raw-line-cache', problem: 'starter', file: 'starter/src/cache.py', line: 12 })).toMatchInlineSnapshot(`"The signal of "raw-line-cache" already matches the unchanged starter (starter/src/cache.py, line 12), so it fires on a submission that did nothing."`);
+    expect(LintErrors.SignalUnusable.message({ mode: 'raw-line-cache', problem: 'starter', source: 'files', file: 'starter/src/cache.py', line: 12 })).toMatchInlineSnapshot(`"The signal of "raw-line-cache" already matches the unchanged starter (starter/src/cache.py, line 12), so it fires on a submission that did nothing."`);
+    // A diff signal greps added lines: an untouched starter adds none, so "did nothing" cannot be its case.
+    const diff = { mode: 'raw-line-cache', problem: 'starter', source: 'diff', file: 'starter/src/cache.py', line: 12 } as const;
+    expect(LintErrors.SignalUnusable.message(diff)).toMatchInlineSnapshot(`"The diff signal of "raw-line-cache" matches a line the unchanged starter already has (starter/src/cache.py, line 12). A diff signal greps the lines a submission adds, so it fires on a submission that only moves or reformats that line."`);
+    expect(LintErrors.SignalUnusable.message(diff)).not.toContain('did nothing');
+    expect(LintErrors.SignalUnusable.hint(diff)).toMatchInlineSnapshot(`"Make the pattern specific to what the mutant adds: a line the starter does not have, so moving or reformatting the starter's own lines cannot match it."`);
+    const ledger = { mode: 'no-give-up', problem: 'starter', source: 'ledger', file: 'starter/usage.jsonl', line: 1 } as const;
+    expect(LintErrors.SignalUnusable.message(ledger)).toMatchInlineSnapshot(`"The ledger signal of "no-give-up" already matches the starter's own receipts file (starter/usage.jsonl, line 1), so it fires on a submission that hands that file in unchanged."`);
+    expect(LintErrors.SignalUnusable.hint(ledger)).toMatchInlineSnapshot(`"Make the pattern match what the failing run writes to its receipts, not what the starter's usage.jsonl or ledger.json already holds."`);
     expect(LintErrors.SignalUnusable.hint({ mode: 'raw-line-cache', problem: 'compile', reason: 'x' })).toMatchInlineSnapshot(`"Fix the pattern (JavaScript syntax; in YAML double quotes, write a backslash as "\\\\")."`);
   });
 });

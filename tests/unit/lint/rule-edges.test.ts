@@ -41,7 +41,15 @@ describe('rule edges', () => {
       const all = await only('failure-signal', (f) => ({
         'failures.mdx': edit(f['failures.mdx'], '      pattern: "PART\\\\.search\\\\("\n      in: files\n      files: ["src/**/*.py"]\n', '      pattern: "unittest"\n      in: diff\n'),
       }));
+      // A diff signal greps added lines, so the message is about moved or reformatted lines, not a submission that did nothing.
       expect(all.map((d) => d.message)).toEqual([
+        'The diff signal of "drops-minutes" matches a line the unchanged starter already has (starter/tests/test_duration.py, line 1). A diff signal greps the lines a submission adds, so it fires on a submission that only moves or reformats that line.',
+      ]);
+      expect(all[0]!.hint).toMatch(/^Make the pattern specific to what the mutant adds: a line the starter does not have/);
+      const files = await only('failure-signal', (f) => ({
+        'failures.mdx': edit(f['failures.mdx'], '      pattern: "PART\\\\.search\\\\("\n      in: files\n      files: ["src/**/*.py"]\n', '      pattern: "unittest"\n      in: files\n      files: ["tests/*.py"]\n'),
+      }));
+      expect(files.map((d) => d.message)).toEqual([
         'The signal of "drops-minutes" already matches the unchanged starter (starter/tests/test_duration.py, line 1), so it fires on a submission that did nothing.',
       ]);
     });
@@ -56,7 +64,7 @@ describe('rule edges', () => {
         'starter/usage.jsonl': '{"calls": 0}\n',
       }));
       expect(ledger.map((d) => d.message)).toEqual([
-        'The signal of "drops-minutes" already matches the unchanged starter (starter/usage.jsonl, line 1), so it fires on a submission that did nothing.',
+        'The ledger signal of "drops-minutes" already matches the starter\'s own receipts file (starter/usage.jsonl, line 1), so it fires on a submission that hands that file in unchanged.',
       ]);
     });
   });
