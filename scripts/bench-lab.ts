@@ -1,7 +1,7 @@
 // BENCH_ONLY=lab npm run bench: a lab's test table, every combination of its suggestions, computed
 //   1. the kit's way: one sandbox run per lab, a driver that imports unittest once and runs the
 //      combinations in forked workers, a batch each (the default);
-//   2. the same driver with a fork per combination (batch 1, the path DESIGN section 11 measured);
+//   2. the same driver with a fork per combination (batch 1: the plain way to isolate combinations);
 //   3. naively: one sandbox run per combination, a fresh `python3 -m unittest` each, one after the other.
 // Printed side by side with the ratio naive / kit (target >= 5). BENCH_LABS=a,b picks the labs
 // (default: every lab of the library with at most 81 combinations); BENCH_ROUNDS=n the rounds (default 1).

@@ -2,7 +2,7 @@ import { defineCommand, type CommandSpec, type FlagSpec } from './flags.ts';
 
 /**
  * Every command's synopsis, description, flags and exit codes: the one source of parseArgs'
- * options, of each `--help` and of the README's CLI reference. Data only, so `packet --help`
+ * options, of each `--help` and of the CLI reference (docs/cli.md). Data only, so `packet --help`
  * and the docs read it without loading a command.
  */
 
@@ -369,7 +369,7 @@ reference.`,
   exit: '0 found, 1 nothing by that name.',
 });
 
-/** Every command, in the order `packet --help` and the README list them. */
+/** Every command, in the order `packet --help`, the README and docs/cli.md list them. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   checkSpec,
   newSpec,

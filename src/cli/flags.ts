@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 /**
  * Flags defined once: each command's flags are data (name, type, default, description), and
- * node:util's parseArgs, the command's `--help` and the README's CLI reference are made from them.
+ * node:util's parseArgs, the command's `--help` and the CLI reference (docs/cli.md) are made from them.
  */
 
 /** One flag of a command. */
@@ -155,7 +155,7 @@ export function helpText(spec: CommandSpec, extra = ''): string {
 /** Escape a table cell. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
-/** The README's CLI reference: the command table, then each command's flags, made from the same specs as `--help`. */
+/** The CLI reference of docs/cli.md: the command table, then each command's flags, made from the same specs as `--help`. */
 export function cliReferenceMarkdown(specs: readonly CommandSpec[]): string {
   const out = ['| command | does | exit |', '|---|---|---|'];
   for (const s of specs) out.push(`| [\`packet ${s.name}\`](#packet-${s.name}) | ${cell(s.summary)} | ${cell(s.exit ?? '')} |`);

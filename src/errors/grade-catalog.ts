@@ -121,7 +121,7 @@ export const GradeErrors = {
     title: 'A receipt that is not in the documented format',
     severity: 'error',
     message: ({ file, line, reason }) => `${file}:${line} is not a receipt in the documented format: ${reason}.`,
-    hint: () => 'See "Receipts" in the README for the fields of usage.jsonl, ledger.json and give_up.json.',
+    hint: () => 'See "Receipts" in docs/grading.md (and in the candidate zip\'s README) for the fields of usage.jsonl, ledger.json and give_up.json.',
   }),
   LedgerDisagrees: entry<{ field: string; claimed: string; recomputed: string }>({
     code: 'PK522',
@@ -161,7 +161,7 @@ export const GradeErrors = {
     title: 'The code changed between the claim and the check',
     severity: 'error',
     message: ({ claimed, actual }) => `ledger.json names the code it was written for (code_digest ${claimed}), but the submitted code has digest ${actual}: the code changed after the receipts were written.`,
-    hint: () => 'Write the ledger last, over the code that is handed in (see "Receipts" in the README for how code_digest is computed).',
+    hint: () => 'Write the ledger last, over the code that is handed in (see "Receipts" in docs/grading.md, or the candidate zip\'s README, for how code_digest is computed).',
   }),
   PacketUnknown: entry<{ id: string; known: string }>({
     code: 'PK530',

@@ -1,6 +1,6 @@
 /**
- * Grading the receipt (DESIGN section 8, step 4): a prompt with `receipts` asks the candidate for
- * the receipts of their own agent session, in the kit's documented format (README, "Receipts"):
+ * Grading the receipt (docs/grading.md, "Receipts"): a prompt with `receipts` asks the candidate for
+ * the receipts of their own agent session, in the kit's documented format (the same section):
  * `usage.jsonl` (one line per model call), `ledger.json` (their sum, and the digest of the code
  * it was written for) and, when a cap stopped the run, `give_up.json`. The totals are recomputed
  * from the lines and compared with the ledger (within 5%), the packet's caps are checked, a cap
@@ -34,7 +34,7 @@ export function receiptPaths(dir: string): { usage: string; ledger: string; give
 
 /**
  * The code digest a ledger names: sha256 over the files the contract allows, receipts
- * excluded, sorted by path, each as `path NUL size NUL bytes`. The README shows how to compute it.
+ * excluded, sorted by path, each as `path NUL size NUL bytes`. docs/grading.md says how to compute it.
  */
 export function codeDigest(files: Snapshot, rules: Pick<ReceiptRules, 'dir' | 'allow'>): string {
   const paths = receiptPaths(rules.dir);

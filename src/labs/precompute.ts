@@ -3,7 +3,7 @@
  * visible and held-out tests in the sandbox. One sandbox run per lab: the driver (driver.py)
  * imports unittest once and forks workers; each worker runs a batch of combinations, putting
  * back the modules, path, environment and working directory between them. A batch of 1 forks
- * per combination (DESIGN section 11); on these machines a fork costs most of a combination's
+ * per combination (docs/labs.md, "The test table"); on these machines a fork costs most of a combination's
  * time, so the default batch is larger (`npm run bench` measures both against a fresh process
  * per combination). The driver reports per test; the kit trusts none of it beyond what it can
  * check: the expected tests are read from the test files (src/judge/test-ids.ts), a test the

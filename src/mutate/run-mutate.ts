@@ -1,5 +1,5 @@
 /**
- * One mutation run on one packet (DESIGN section 10):
+ * One mutation run on one packet (docs/mutation.md):
  *
  * 1. the sample is judged first, with every test: mutants of a sample that is not green say
  *    nothing about the tests, so the run stops there (no call is made);

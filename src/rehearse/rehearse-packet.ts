@@ -1,5 +1,5 @@
 /**
- * Rehearse one packet: every check of DESIGN section 2, each workspace judged by the one judge
+ * Rehearse one packet: every check of docs/rehearsal.md, each workspace judged by the one judge
  * (src/judge). The floor (starter, visible tests) must be red for the right reason; the sample
  * must be PASS; each mode's mutant must be killed by the tests; each signal must match its
  * mutant and not the sample; the rubric must tell the sample from each mutant; each scripted

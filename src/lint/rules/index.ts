@@ -23,7 +23,7 @@ import { rubricTime } from './rubric-time.ts';
 import { sampleLabel } from './sample-label.ts';
 
 /**
- * Every lint rule, in catalog order. The error reference and the README read their docs from
+ * Every lint rule, in catalog order. The error reference and docs/lint.md read their docs from
  * here: `id`, `defaultSeverity`, `entry.code`, `docs.summary`, `docs.bad`, `docs.good`.
  */
 export const lintRules: readonly Rule[] = [

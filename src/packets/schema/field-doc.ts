@@ -2,8 +2,8 @@ import type { z } from 'astro/zod';
 
 /**
  * The documentation of one frontmatter field, written once, on the field's schema. It flows into
- * the JSON Schemas in public/schemas/ (editor hover and completion), the README's "Packet format
- * reference" and `packet explain <field>`, all generated from the schema (format-reference.ts).
+ * the JSON Schemas in public/schemas/ (editor hover and completion), the packet format reference
+ * (docs/format.md) and `packet explain <field>`, all generated from the schema (format-reference.ts).
  */
 export interface FieldDoc {
   /** What the field holds and what the kit does with it, in sentences. */

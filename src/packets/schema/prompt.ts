@@ -5,7 +5,7 @@ import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
 import { field } from './field-doc.ts';
 
 // Each field's words live in its field() call: they are the JSON Schema's descriptions, the
-// README's format reference and `packet explain <field>`, so they are written only there.
+// format reference (docs/format.md) and `packet explain <field>`, so they are written only there.
 
 /** Seniority levels, in catalog order. */
 export const LEVELS = ['junior', 'mid', 'senior', 'staff', 'principal'] as const;
@@ -210,7 +210,7 @@ export const promptSchema = z.strictObject({
   }),
   receipts: field(receiptsSchema.optional(), {
     description:
-      'Ask for the receipts of the candidate\'s own agent session (usage.jsonl, ledger.json and, when a cap stopped it, give_up.json; README "Receipts"). `packet grade` checks them against `budget` and the code handed in; the zip\'s README says how to keep them.',
+      'Ask for the receipts of the candidate\'s own agent session (usage.jsonl, ledger.json and, when a cap stopped it, give_up.json; docs/grading.md, "Receipts"). `packet grade` checks them against `budget` and the code handed in; the zip\'s README says how to keep them.',
     examples: [{ dir: 'receipts' }],
   }),
   sandbox: field(sandboxCapsSchema.optional(), {

@@ -106,3 +106,21 @@ describe('docs/layout.md', () => {
     expect(folders.filter((f) => !layout.includes(f))).toEqual([]);
   });
 });
+
+describe('comments and docs', () => {
+  it('cite no document outside the repository', () => {
+    // The words are put together here so this file does not match itself.
+    const outside = new RegExp(['DESIGN', '(\\.md)?', ' section'].join(''));
+    const hits: string[] = [];
+    for (const dir of ['src', 'scripts', 'tests', 'docs']) {
+      for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/\.(ts|js|mjs|astro|py|md)$/.test(entry.name) || entry.parentPath.includes('fixtures')) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+          if (outside.test(line)) hits.push(`${path.relative(root, file)}:${i + 1}`);
+        });
+      }
+    }
+    expect(hits).toEqual([]);
+  });
+});
