@@ -107,6 +107,16 @@ describe('docs/layout.md', () => {
   });
 });
 
+describe('src/docs/', () => {
+  it('sits below the CLI: it imports no CLI module, and the generator that reads both is in scripts/', () => {
+    const dir = path.join(root, 'src/docs');
+    for (const file of readdirSync(dir)) {
+      const imports = [...readFileSync(path.join(dir, file), 'utf8').matchAll(/from '([^']+)'|import\('([^']+)'\)/g)].map((m) => m[1] ?? m[2]!);
+      expect(imports.filter((i) => /(^|\/)(cli|scripts)\//.test(i)), file).toEqual([]);
+    }
+  });
+});
+
 describe('comments and docs', () => {
   it('cite no document outside the repository', () => {
     // The words are put together here so this file does not match itself.
