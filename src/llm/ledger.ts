@@ -1,8 +1,8 @@
 /**
- * The receipts of one model run, in the articles' format: `usage.jsonl` (one line per attempt,
- * appended as it happens), `ledger.json` (the sum, with the packet digest) and `give_up.json`
- * (written when a cap stops the run). The sum is recomputed from the lines, never kept apart,
- * so the ledger cannot disagree with the receipts it sums.
+ * The receipts of one model run, in the format of docs/live-models.md ("Receipts"):
+ * `usage.jsonl` (one line per attempt, appended as it happens), `ledger.json` (the sum, with the
+ * packet digest) and `give_up.json` (written when a cap stops the run). The sum is recomputed
+ * from the lines, never kept apart, so the ledger cannot disagree with the receipts it sums.
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
