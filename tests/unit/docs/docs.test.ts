@@ -71,7 +71,7 @@ describe('the generated sections', () => {
   });
 
   it('refuses a file that lost its markers, naming it', () => {
-    expect(() => replaceSection('# no markers\n', '<!-- a:start -->', '<!-- a:end -->', 'x', 'docs/x.md')).toThrow('docs/x.md has no "<!-- a:start -->"');
+    expect(() => replaceSection('# no markers\n', '<!-- a:start -->', '<!-- a:end -->', 'x', 'notes/x.md')).toThrow('notes/x.md has no "<!-- a:start -->"');
     expect(replaceSection('a\n<!-- s -->\nold\n<!-- e -->\nb\n', '<!-- s -->', '<!-- e -->', 'new')).toBe('a\n<!-- s -->\n\nnew\n\n<!-- e -->\nb\n');
   });
 });
@@ -96,6 +96,22 @@ describe('the links of the README and docs/', () => {
       else if (anchor && !anchors(read(resolved)).has(anchor)) broken.push(`${link}: no heading #${anchor} in ${resolved}`);
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe('the code', () => {
+  it('names only docs/ files that exist', () => {
+    const missing: string[] = [];
+    for (const dir of ['src', 'scripts', 'tests', '.github']) {
+      for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || entry.parentPath.includes('fixtures')) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        for (const m of readFileSync(file, 'utf8').matchAll(/\bdocs\/([a-z-]+\.md)\b/g)) {
+          if (!docsFiles.includes(`docs/${m[1]}`)) missing.push(`${path.relative(root, file)}: docs/${m[1]}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
 
