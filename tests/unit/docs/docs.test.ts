@@ -115,6 +115,18 @@ describe('the code', () => {
   });
 });
 
+describe('tests/unit/', () => {
+  it('mirrors src/: each folder is a folder of src/ (or docs/, scripts/), and only the tests of the whole repository sit at the top', () => {
+    const src = new Set(readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
+    const entries = readdirSync(path.join(root, 'tests/unit'), { withFileTypes: true });
+    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.filter((f) => !src.has(f) && f !== 'docs' && f !== 'scripts')).toEqual([]);
+    const top = entries.filter((e) => e.isFile() && e.name.endsWith('.test.ts')).map((e) => e.name);
+    expect(top.sort()).toEqual(['architecture.test.ts', 'workflow.test.ts']);
+    expect(read('tests/README.md')).toMatch(/Unit tests mirror `src\/`/);
+  });
+});
+
 describe('docs/layout.md', () => {
   it('names every folder of src/', () => {
     const layout = read('docs/layout.md');

@@ -1,10 +1,10 @@
 import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.ts';
-import { memoryIo } from '../../src/cli/io.ts';
-import type { Diagnostic } from '../../src/errors/diagnostic.ts';
-import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
+import { runCli } from '../../../src/cli/run-cli.ts';
+import { memoryIo } from '../../../src/cli/io.ts';
+import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
+import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
 
 let t: TempPackets;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../../src/cli/io.ts';
-import { runCli } from '../../src/cli/run-cli.ts';
-import { allFields, explainFormat, findFields, formatReferenceMarkdown, PACKET_FILES, type FieldReference } from '../../src/packets/format-reference.ts';
-import { allJsonSchemas } from '../../src/packets/json-schema.ts';
+import { memoryIo } from '../../../src/cli/io.ts';
+import { runCli } from '../../../src/cli/run-cli.ts';
+import { allFields, explainFormat, findFields, formatReferenceMarkdown, PACKET_FILES, type FieldReference } from '../../../src/packets/format-reference.ts';
+import { allJsonSchemas } from '../../../src/packets/json-schema.ts';
 
 const field = (query: string): FieldReference => {
   const found = findFields(query);

@@ -2,12 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packetLoader, rubricNotesLoader } from '../../src/packets/astro-loader.ts';
-import { starterReader } from '../../src/packets/fs-source.ts';
-import { loadPackets } from '../../src/packets/load.ts';
+import { packetLoader, rubricNotesLoader } from '../../../src/packets/astro-loader.ts';
+import { starterReader } from '../../../src/packets/fs-source.ts';
+import { loadPackets } from '../../../src/packets/load.ts';
 import path from 'node:path';
-import { publicPacket, publicPacketSchema } from '../../src/packets/public.ts';
-import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
+import { publicPacket, publicPacketSchema } from '../../../src/packets/public.ts';
+import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
 
 interface StoredEntry {
   id: string;

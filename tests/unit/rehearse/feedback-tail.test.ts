@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FEEDBACK_LIMITS, feedbackMessage, feedbackTail } from '../../src/rehearse/session-messages.ts';
+import { FEEDBACK_LIMITS, feedbackMessage, feedbackTail } from '../../../src/rehearse/session-messages.ts';
 
 describe('the test output a feedback turn sends', () => {
   it('keeps a short output whole', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { withGeneratedSections } from '../../scripts/docs-sections.ts';
-import { catalogEntries } from '../../src/errors/catalog.ts';
+import { withGeneratedSections } from '../../../scripts/docs-sections.ts';
+import { catalogEntries } from '../../../src/errors/catalog.ts';
 
 describe('the error catalog', () => {
   it('has unique codes and names, each with a title, message and hint', () => {
@@ -15,7 +15,7 @@ describe('the error catalog', () => {
   });
 
   it('is the source of docs/errors.md, with each lint rule\'s bad and good example (run `npm run docs` after changing it)', async () => {
-    const reference = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const reference = await readFile(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
     expect(reference).toBe(withGeneratedSections('docs/errors.md', reference));
     expect(reference).toContain('### PK106 UnknownField: Unknown field');
     expect(reference).toMatch(/### PK213 SignalUnusable[^]*?\*\*Rule\*\* `failure-signal`[^]*?Reported:[^]*?Fixed:/);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_SPECS } from '../../src/cli/command-specs.ts';
-import { flagSynopsis, helpText } from '../../src/cli/flags.ts';
-import { memoryIo } from '../../src/cli/io.ts';
-import { runCli } from '../../src/cli/run-cli.ts';
+import { COMMAND_SPECS } from '../../../src/cli/command-specs.ts';
+import { flagSynopsis, helpText } from '../../../src/cli/flags.ts';
+import { memoryIo } from '../../../src/cli/io.ts';
+import { runCli } from '../../../src/cli/run-cli.ts';
 
 describe('the CLI help', () => {
   it('answers --help and -h on every command with the text made from its flag definitions', async () => {

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { allJsonSchemas } from '../../src/packets/json-schema.ts';
+import { allJsonSchemas } from '../../../src/packets/json-schema.ts';
 
 describe('JSON Schemas of the frontmatter', () => {
   it('are committed and up to date (run `npm run schemas` after changing a schema)', async () => {
     for (const [name, text] of Object.entries(allJsonSchemas())) {
-      expect(await readFile(new URL(`../../public/schemas/${name}`, import.meta.url), 'utf8'), name).toBe(text);
+      expect(await readFile(new URL(`../../../public/schemas/${name}`, import.meta.url), 'utf8'), name).toBe(text);
     }
   });
 
