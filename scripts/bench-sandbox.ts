@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPackets } from '../src/packets/load.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, prepareWorkspace } from '../src/judge/workspace.ts';
-import { createInterpreterResolver, createSandbox, createUnconfinedSandbox, type RunSpec, type Sandbox } from '../src/sandbox/index.ts';
+import { createSandbox } from '../src/sandbox/create.ts';
+import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';
+import type { RunSpec, Sandbox } from '../src/sandbox/types.ts';
+import { createUnconfinedSandbox } from '../src/sandbox/unconfined.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS ?? 40);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import type { RehearsalStatus } from '../packets/build-status.ts';
+import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
 import type { Drill } from '../packets/drill.ts';
 import type { Packet } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
@@ -13,7 +13,7 @@ import { buildCandidateZips, buildReviewerBundles, manifestEntries, type Candida
 import type { PacketFileReader } from './candidate-zip.ts';
 import { assistantPublicTexts, keyTexts } from './lab-key.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type CanaryCache, type ScannedFiles } from './canary.ts';
-import { buildManifest, manifestJson, MANIFEST_FILE, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
+import { buildManifest, manifestJson, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
 import { publish, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
 import type { MutationEvidence } from './reviewer-bundle.ts';
 import type { SearchIndexResult } from './search-index.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import type { Packet } from '../packets/packet.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
-import { textOf } from './file-policy.ts';
+import { textOf } from '../check/file-policy.ts';
 
 /**
  * The canary scan, the second lock on the public site (the first is that the site only reads

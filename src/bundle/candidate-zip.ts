@@ -3,11 +3,11 @@ import type { Root, RootContent } from 'mdast';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
+import { scanManyForSecrets } from '../lint/secrets.ts';
 import type { Packet } from '../packets/packet.ts';
-import { generatedNameOf, readmeName, refusalOf, textOf } from './file-policy.ts';
+import { generatedNameOf, readmeName, refusalOf, textOf } from '../check/file-policy.ts';
 
-export { GENERATED_FILES, readmeName } from './file-policy.ts';
+export { GENERATED_FILES, readmeName } from '../check/file-policy.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';

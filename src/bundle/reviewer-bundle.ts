@@ -7,7 +7,7 @@ import type { Drill } from '../packets/drill.ts';
 import { failureModes, type Packet } from '../packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
 import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
-import { refusalOf } from './file-policy.ts';
+import { refusalOf } from '../check/file-policy.ts';
 import { DRILL_KEY_FILE, drillKeyMarkdown, drillReviewerKey, LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
 import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { packetFileRefusals } from '../bundle/file-policy.ts';
-import { checkVersionDrift } from '../bundle/version-drift.ts';
+import { packetFileRefusals } from './file-policy.ts';
+import { checkVersionDrift } from './version-drift.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
 import { loadProjectLintConfig } from '../lint/config.ts';

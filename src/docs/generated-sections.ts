@@ -4,7 +4,7 @@ import { errorReferenceMarkdown, type EntryExample } from '../errors/reference.t
 import { lintRules } from '../lint/rules/index.ts';
 import { FORMAT_REFERENCE_END, FORMAT_REFERENCE_START, formatReferenceMarkdown } from '../packets/format-reference.ts';
 import { allJsonSchemas } from '../packets/json-schema.ts';
-import { PRIMITIVES_END, PRIMITIVES_START, primitivesMarkdown } from '../judge/primitives.ts';
+import { PRIMITIVES_END, PRIMITIVES_START, primitivesMarkdown } from '../packets/schema/primitives.ts';
 
 /**
  * The README's generated sections, each between two markers and made from its one source: the

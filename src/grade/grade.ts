@@ -14,10 +14,10 @@ import { judgeRun } from '../judge/judge-run.ts';
 import { staticFindings } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
-import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
-import { csvCell } from './candidate-text.ts';
+import { scanManyForSecrets } from '../lint/secrets.ts';
+import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
-import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from './scorecard.ts';
+import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
 
 /** Version of `summary.json`. */
 export const SUMMARY_SCHEMA_VERSION = 1;

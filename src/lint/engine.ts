@@ -9,7 +9,7 @@ import { checkRuleSettings, DEFAULT_LINT_CONFIG, PACKET_CONFIG_FILE, parseLintCo
 import { findDirectives, type Directive } from './directives.ts';
 import type { PacketFiles } from './files.ts';
 import type { LintCache } from './lint-cache.ts';
-import { parseBody, type ParsedBody } from './markdown.ts';
+import { parseBody, type ParsedBody } from '../packets/markdown-tree.ts';
 import { kindsOf, type DrillRuleContext, type PartKey, type Rule, type RuleContext, type StarterFile } from './rule.ts';
 import { lintRules } from './rules/index.ts';
 

@@ -5,7 +5,7 @@ import type { Packet } from '../packets/packet.ts';
 import type { Drill } from '../packets/drill.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 import type { PacketKind, PartName } from '../packets/schema/index.ts';
-import type { ParsedBody } from './markdown.ts';
+import type { ParsedBody } from '../packets/markdown-tree.ts';
 
 /** The MDX parts of a packet: a take-home's four, a lab's `assistant`. */
 export type PartKey = PartName;

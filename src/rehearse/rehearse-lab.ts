@@ -15,7 +15,7 @@
  */
 import { LabDefects } from '../errors/lab-catalog.ts';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
-import { decide } from '../grade/score.ts';
+import { decide } from '../judge/score.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
 import type { Judgement } from '../judge/judge.ts';
 import type { PacketFiles } from '../judge/workspace.ts';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LimitFunction } from 'p-limit';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
-import { calibrationCard } from '../grade/scorecard.ts';
+import { calibrationCard } from '../judge/scorecard.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
 import { signalOutput, type Judgement } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';

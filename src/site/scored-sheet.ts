@@ -1,5 +1,5 @@
-import { decide, type Decision, type RowScores } from '../grade/score.ts';
-import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from '../grade/scorecard-format.ts';
+import { decide, type Decision, type RowScores } from '../judge/score.ts';
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 
 /**

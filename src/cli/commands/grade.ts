@@ -5,7 +5,7 @@ import { diagnose, Errors } from '../../errors/catalog.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
 import { GradeErrors } from '../../errors/grade-catalog.ts';
 import { gradeSubmissions, type GradeObserver } from '../../grade/grade.ts';
-import { testsInWords } from '../../grade/scorecard.ts';
+import { testsInWords } from '../../judge/scorecard.ts';
 import { loadPacketFiles } from '../../judge/workspace.ts';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
 import { kitVersion } from '../../kit/identity.ts';

@@ -1,6 +1,6 @@
 import type { Heading, RootContent } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText } from '../markdown.ts';
+import { isHiddenNode, plainText } from '../../packets/markdown-tree.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 type Params = Parameters<typeof LintErrors.FailureNotNarrated.message>[0];

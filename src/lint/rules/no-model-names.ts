@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { visitText } from '../markdown.ts';
+import { visitText } from '../../packets/markdown-tree.ts';
 import { defineRule, type Finding, type PartKey } from '../rule.ts';
 
 /** Commercial model families, by the name authors write. Versions and suffixes are matched too (GPT-4o, Llama 3.1). */

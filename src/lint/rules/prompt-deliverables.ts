@@ -1,6 +1,6 @@
 import type { Nodes } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText, visitText } from '../markdown.ts';
+import { isHiddenNode, plainText, visitText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 export const promptDeliverables = defineRule({

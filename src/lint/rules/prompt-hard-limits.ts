@@ -1,6 +1,6 @@
 import type { Heading, List, Nodes, RootContent } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText } from '../markdown.ts';
+import { isHiddenNode, plainText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 /** Words that name a list of limits, in a heading or in the paragraph that leads into a list. */

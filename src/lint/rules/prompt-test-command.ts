@@ -1,5 +1,5 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { visitText } from '../markdown.ts';
+import { visitText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 export const promptTestCommand = defineRule({

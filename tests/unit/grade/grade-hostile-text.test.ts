@@ -3,7 +3,7 @@ import path from 'node:path';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeSubmissions, summaryCsv, type GradeSummary } from '../../../src/grade/grade.ts';
-import type { Scorecard } from '../../../src/grade/scorecard.ts';
+import type { Scorecard } from '../../../src/judge/scorecard.ts';
 import { loadPacketFiles } from '../../../src/judge/workspace.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import type { RunResult, RunSpec, Sandbox } from '../../../src/sandbox/types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildScorecard, calibrationCard, cardRows, decisionSoFar, quoteEvidence, scorecardMarkdown, type CardInput, type CardRow } from '../../../src/grade/scorecard.ts';
+import { buildScorecard, calibrationCard, cardRows, decisionSoFar, quoteEvidence, scorecardMarkdown, type CardInput, type CardRow } from '../../../src/judge/scorecard.ts';
 import type { AutoEvidence } from '../../../src/judge/auto-rows.ts';
 import type { Finding } from '../../../src/judge/findings.ts';
 import type { Judgement } from '../../../src/judge/judge.ts';

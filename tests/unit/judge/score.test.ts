@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../../src/grade/score.ts';
+import { decide } from '../../../src/judge/score.ts';
 
 /** The hire bar and the vetoes on a scored card: each boundary, and the reason in words. */
 const rubric = {

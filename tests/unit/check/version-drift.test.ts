@@ -2,14 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildManifest, manifestJson, type ManifestPacket } from '../../../src/bundle/manifest.ts';
-import { versionDrift } from '../../../src/bundle/version-drift.ts';
+import { versionDrift } from '../../../src/check/version-drift.ts';
 import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
 import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import { parseBuildManifest } from '../../../src/packets/build-status.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
-import { memPacket } from './helpers.ts';
+import { memPacket } from '../bundle/helpers.ts';
 
 const entry = (over: Partial<ManifestPacket>): ManifestPacket => ({
   id: 'mem',

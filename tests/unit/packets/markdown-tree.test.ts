@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findDirectives } from '../../../src/lint/directives.ts';
-import { parseBody, plainText, visitText } from '../../../src/lint/markdown.ts';
+import { parseBody, plainText, visitText } from '../../../src/packets/markdown-tree.ts';
 
 const part = (body: string) => ({ file: 'x/prompt.mdx', body, bodyLine: 10 });
 

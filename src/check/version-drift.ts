@@ -3,10 +3,9 @@ import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { parseBuildManifest, type BuildManifest } from '../packets/build-status.ts';
+import { MANIFEST_FILE, parseBuildManifest, type BuildManifest } from '../packets/build-status.ts';
 import type { Packet } from '../packets/packet.ts';
 import { placeOf } from '../packets/place.ts';
-import { MANIFEST_FILE } from './manifest.ts';
 
 /**
  * A warning for every packet whose content changed since the last build while its version did

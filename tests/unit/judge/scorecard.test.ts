@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardRows, decisionSoFar, scorecardMarkdown, buildScorecard, testsInWords, type CardRow, type Scorecard } from '../../../src/grade/scorecard.ts';
+import { cardRows, decisionSoFar, scorecardMarkdown, buildScorecard, testsInWords, type CardRow, type Scorecard } from '../../../src/judge/scorecard.ts';
 import type { AutoEvidence } from '../../../src/judge/auto-rows.ts';
 import type { Judgement } from '../../../src/judge/judge.ts';
 

@@ -5,9 +5,9 @@
  * rehearsal's calibration scores the sample and each mutant through the same card, with every
  * judgement row at its best. Pure.
  */
-import { autoEvidence, autoRowHolds, type AutoEvidence } from '../judge/auto-rows.ts';
-import type { Finding } from '../judge/findings.ts';
-import { verdictOf, type Judgement, type TestCounts, type Verdict } from '../judge/judge.ts';
+import { autoEvidence, autoRowHolds, type AutoEvidence } from './auto-rows.ts';
+import type { Finding } from './findings.ts';
+import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judge.ts';
 import { failureModes, type Packet } from '../packets/packet.ts';
 import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText } from './candidate-text.ts';
 import { decide, type Decision } from './score.ts';

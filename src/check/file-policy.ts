@@ -3,13 +3,31 @@ import { diagnose } from '../errors/catalog.ts';
 import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import type { EntryKind } from '../packets/source.ts';
 import type { Packet } from '../packets/packet.ts';
-import { zipPathProblem } from './zip-writer.ts';
 
 /**
  * What may never go into a zip, whatever the zip: links and special files, paths that leave the
  * zip root, Git metadata, `.env*` files and files named like keys or credentials. The names are
  * refused on sight, not after reading: a key file is a key file whatever it holds today.
  */
+
+/** Why a zip path is refused, as a diagnostic; undefined when it is fine. `file` is the diagnostic's file. */
+export function zipPathProblem(p: string, file: string = p): Diagnostic | undefined {
+  const place = { file };
+  const path = shownPath(p);
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return diagnose(BundleErrors.ZipAbsolutePath, place, { path });
+  const segments = p.split(/[\\/]/);
+  if (segments.includes('..')) return diagnose(BundleErrors.ZipParentSegment, place, { path });
+  if (p === '') return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'is empty' });
+  if (p.includes('\\')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a backslash' });
+  if (p.includes('\0')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a NUL character' });
+  const control = /[\u0001-\u001f\u007f]/.exec(p);
+  if (control) {
+    const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return diagnose(BundleErrors.ZipBadPath, place, { path, reason: `contains a control character (${code}), which unzip tools and terminals show as something else or not at all` });
+  }
+  if (segments.some((s) => s === '' || s === '.')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'has an empty or "." segment' });
+  return undefined;
+}
 
 /** Private keys, key stores and credential files, by exact name (compared lowercase). */
 const KEY_NAMES = new Set(['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk', '.netrc', '_netrc', '.npmrc', '.pypirc', '.htpasswd', '.pgpass', 'credentials.json', 'service-account.json']);

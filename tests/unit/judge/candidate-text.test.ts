@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capLine, capList, csvCell, markdownCandidate, markdownText, showControls } from '../../../src/grade/candidate-text.ts';
+import { capLine, capList, csvCell, markdownCandidate, markdownText, showControls } from '../../../src/judge/candidate-text.ts';
 
 /** What a submission wrote, on its way into a report: cut, escaped for the medium. */
 describe('candidate text', () => {
