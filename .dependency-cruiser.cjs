@@ -75,6 +75,28 @@ const KNOWN_VIOLATIONS = [
   { rule: 'no-folder-loop', from: 'src/cli', to: 'src/docs' },
 ];
 
+/** The rules of the layer order: one per folder, naming the folders it may not import. */
+function layerRules() {
+  return forbiddenTargets().map(({ folder, targets }) => ({
+    name: `layer-${folder}`,
+    severity: 'error',
+    comment: `src/${folder}/ imports only folders of the layers below its own (.dependency-cruiser.cjs LAYERS).`,
+    from: { path: `^src/${escape(folder)}/` },
+    to: { path: anyOf(targets) },
+  }));
+}
+
+/** The rule that keeps a folder with an index.ts entered there only. */
+function faceRule(dir) {
+  return {
+    name: `face-${dir.slice('src/'.length)}`,
+    severity: 'error',
+    comment: `${dir}/index.ts is the folder's public face: a module outside ${dir}/ imports that file, not one behind it.`,
+    from: { pathNot: `^${escape(dir)}/` },
+    to: { path: `^${escape(dir)}/`, pathNot: `^${escape(dir)}/index\\.ts$` },
+  };
+}
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import cycles, type-only imports included.', from: {}, to: { circular: true } },
@@ -86,20 +108,8 @@ module.exports = {
       from: { path: '^src/[^/]+$' },
       to: { circular: true },
     },
-    ...forbiddenTargets().map(({ folder, targets }) => ({
-      name: `layer-${folder}`,
-      severity: 'error',
-      comment: `src/${folder}/ imports only folders of the layers below its own (.dependency-cruiser.cjs LAYERS).`,
-      from: { path: `^src/${escape(folder)}/` },
-      to: { path: anyOf(targets) },
-    })),
-    ...faceFolders().map((dir) => ({
-      name: `face-${dir.slice('src/'.length).replace(/\//g, '-')}`,
-      severity: 'error',
-      comment: `${dir}/index.ts is the folder's public face: a module outside ${dir}/ imports that file, not one behind it.`,
-      from: { pathNot: `^${escape(dir)}/` },
-      to: { path: `^${escape(dir)}/`, pathNot: `^${escape(dir)}/index\\.ts$` },
-    })),
+    ...layerRules(),
+    ...faceFolders().map(faceRule),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -110,6 +120,6 @@ module.exports = {
 };
 
 // For the test, beside the configuration proper (not enumerable: the cruiser clones and validates what is).
-for (const [name, value] of Object.entries({ LAYERS, KNOWN_VIOLATIONS, faceFolders })) {
+for (const [name, value] of Object.entries({ LAYERS, KNOWN_VIOLATIONS, faceFolders, faceRule })) {
   Object.defineProperty(module.exports, name, { value, enumerable: false });
 }
