@@ -237,7 +237,7 @@ export function planWorkspace(pf: PacketFiles, submission: Submission, o: Omit<L
   const guarded = new Map<string, Buffer>();
   for (const [f, b] of pf.starter) if (pf.isGuarded(f)) guarded.set(f, b);
   if (o.withHidden) for (const [f, b] of pf.hidden) guarded.set(f, b);
-  // With the harness (unittest), test modules come to it from memory; held-out ones stay off the disk.
+  // With the harness and a runner whose tests come from memory (unittest), held-out ones stay off the disk.
   const runner = pf.style ? runnerNamed(pf.style) : null;
   const inMemory = o.harness === true && runner?.testsFromMemory === true;
   const writable = new Map<string, Buffer>();
