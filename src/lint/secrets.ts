@@ -1,14 +1,13 @@
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
-import type { Place } from '../errors/diagnostic.ts';
-import type { Finding } from './rule.ts';
-
 /**
  * The secret scanner: secretlint over texts, findings by place and kind of secret, never the
  * secret. The lint rule no-secrets runs it on a packet's files, the bundle on a candidate zip's,
  * the grading on a submission's.
  */
+import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
+import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import type { Place } from '../errors/diagnostic.ts';
+import type { Finding } from './rule.ts';
 
 type SecretlintConfig = Parameters<typeof lintSource>[0]['options']['config'];
 

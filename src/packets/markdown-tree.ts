@@ -1,3 +1,7 @@
+/**
+ * The Markdown parser of a packet part's body (remark with MDX): the tree the lint rules walk and
+ * the bundle renders from, the nodes no reader sees (comments, expressions), and the text in it.
+ */
 import type { Code, InlineCode, Nodes, Root, Text } from 'mdast';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';

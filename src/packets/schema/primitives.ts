@@ -1,10 +1,11 @@
 import { z } from 'astro/zod';
 
 /**
- * The primitives the static screen (`harness/screen.py`) names at file:line:col in a candidate's
- * Python files before the run: each is a way for code under test to reach the harness that
- * judges it. The ids are stable (a packet's `workspace.allowPrimitives` names them) and must
- * match the ones screen.py reports. Plain constants: the packet schema reads them too.
+ * The primitives the static screen (`src/judge/harness/screen.py`) names at file:line:col in a
+ * candidate's Python files before the run: each is a way for code under test to reach the
+ * harness that judges it. The ids are stable (a packet's `workspace.allowPrimitives` names them)
+ * and must match the ones screen.py reports. Part of the packet format, so the schema and the
+ * judge both import them from here.
  */
 export const PRIMITIVES = [
   'coding-cookie',
