@@ -90,6 +90,14 @@ describe('packet build', () => {
     expect((await readFile(path.join(t.root, 'dist/zips', p.zip))).equals(firstZip)).toBe(true);
   });
 
+  it('builds a folder without drills without an Astro warning (an empty collection is not read)', async () => {
+    expect(await readdir(t.packets)).toEqual(['healthy']);
+    const r = await build('--skip-rehearse');
+    expect(r.code, r.stderr).toBe(0);
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/\[WARN\]|does not exist or is empty/);
+    expect(existsSync(path.join(t.root, 'dist/drills'))).toBe(false);
+  });
+
   it('builds another site root late, with the manifest already written', async () => {
     // Another spelling of the kit's own folder: a site root that is not the kit's is not assumed to wait for the manifest.
     const r = await build('--skip-rehearse', '--site-root', KIT_ROOT.replace(/\/+$/, ''));
