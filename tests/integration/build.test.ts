@@ -203,3 +203,22 @@ describe('packet build', () => {
     expect(await leftovers(t.root)).toEqual([]);
   });
 });
+
+describe('packet build of a folder of drills only', () => {
+  let t: TempPackets;
+  beforeAll(async () => {
+    t = await tempPackets();
+    await t.add('drill-fixture', {}, 'drill');
+  });
+  afterAll(() => t.dispose());
+
+  it('builds the drill pages and an empty catalog of packets without an Astro warning', async () => {
+    const io = memoryIo(t.root, { env: process.env });
+    const code = await runCli(['build', '--skip-rehearse'], io);
+    expect(code, io.stderr).toBe(0);
+    expect(`${io.stdout}${io.stderr}`).not.toMatch(/\[WARN\]|does not exist or is empty/);
+    expect(existsSync(path.join(t.root, 'dist/drills/drill-fixture/score/index.html'))).toBe(true);
+    expect(existsSync(path.join(t.root, 'dist/packets'))).toBe(false);
+    expect(await readFile(path.join(t.root, 'dist/index.html'), 'utf8')).toContain('data-card="drill-fixture"');
+  });
+});
