@@ -1,18 +1,31 @@
 import { fileURLToPath } from 'node:url';
-import type { LoaderContext } from 'astro/loaders';
+import type { Loader, LoaderContext } from 'astro/loaders';
 import { describe, expect, it } from 'vitest';
-import { loadPackets, readSources } from '../../../src/packets/load.ts';
+import { drillLoader, packetLoader } from '../../../src/packets/astro-loader.ts';
+import { readSources } from '../../../src/packets/load.ts';
 import { CATALOG_ID, catalogedEntries, catalogLoader, catalogOf, type Catalog } from '../../../src/site/catalog.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ids = (list: readonly { id: string }[]) => list.map((p) => p.id).sort();
+
+/** Run a content loader on a stand-in of Astro's context; what it stores. */
+async function load(loader: Loader): Promise<{ id: string; data: unknown }[]> {
+  const stored: { id: string; data: unknown }[] = [];
+  const context = {
+    config: { root: new URL('../../../', import.meta.url) },
+    parseData: async ({ data }: { data: unknown }) => data,
+    renderMarkdown: async () => ({ html: '' }),
+    store: { clear: () => stored.splice(0), set: (entry: { id: string; data: unknown }) => stored.push(entry) },
+  } as unknown as LoaderContext;
+  await loader.load(context);
+  return stored;
+}
+const ids = async (loader: Loader) => (await load(loader)).map((e) => e.id).sort();
 
 describe("the site's catalog of collections", () => {
   it('puts each packet of the shipped folder in the collection its loader stores it in', async () => {
     const { sources } = await readSources({ packetsDir: 'packets', cwd: ROOT });
-    const { packets, drills } = await loadPackets({ packetsDir: 'packets', cwd: ROOT });
     const catalog = catalogOf(sources);
-    expect(catalog.ids).toEqual({ packets: ids(packets), drills: ids(drills) });
+    expect(catalog.ids).toEqual({ packets: await ids(packetLoader({ packetsDir: 'packets' })), drills: await ids(drillLoader({ packetsDir: 'packets' })) });
     expect(catalog.ids.drills!.length).toBeGreaterThan(0);
     expect(catalog.ids.packets!.length).toBeGreaterThan(0);
   });
@@ -39,14 +52,7 @@ describe("the site's catalog of collections", () => {
   });
 
   it('is loaded as one entry, the same for the same folder', async () => {
-    const stored: { id: string; data: unknown }[] = [];
-    const context = {
-      config: { root: new URL('../../../', import.meta.url) },
-      parseData: async ({ data }: { data: unknown }) => data,
-      store: { clear: () => stored.splice(0), set: (entry: { id: string; data: unknown }) => stored.push(entry) },
-    } as unknown as LoaderContext;
-    await catalogLoader({ packetsDir: 'packets' }).load(context);
     const { sources } = await readSources({ packetsDir: 'packets', cwd: ROOT });
-    expect(stored).toEqual([{ id: CATALOG_ID, data: catalogOf(sources) }]);
+    expect(await load(catalogLoader({ packetsDir: 'packets' }))).toEqual([{ id: CATALOG_ID, data: catalogOf(sources) }]);
   });
 });
