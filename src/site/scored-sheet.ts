@@ -25,6 +25,12 @@ export interface ScoringCard {
   rubric: Pick<RubricFrontmatter, 'rows' | 'hireBar' | 'vetoes'>;
 }
 
+/** The card of a packet as a content collection holds it (a take-home, a lab or a drill). */
+export function scoringCardOf(packet: { id: string; digest: string; prompt: { version: string }; rubric: ScoringCard['rubric'] }): ScoringCard {
+  const { rows, hireBar, vetoes } = packet.rubric;
+  return { id: packet.id, version: packet.prompt.version, digest: packet.digest, rubric: { rows, hireBar, vetoes } };
+}
+
 /** A scored sheet, as exported. */
 export interface ScoredSheet {
   /** The format version, {@link SCORED_SHEET_SCHEMA_VERSION}. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { codeLanguage } from '../../../src/site/code-lang.ts';
 import { fileAnchor, fileTree } from '../../../src/site/file-tree.ts';
 import { formatBytes } from '../../../src/site/format.ts';
-import { dropLeadingHeading, shiftHeadings } from '../../../src/site/markdown-text.ts';
+import { dropLeadingHeading, nestedPrompt, shiftHeadings } from '../../../src/site/markdown-text.ts';
 
 describe('site text helpers', () => {
   it('build a file tree, folders first', () => {
@@ -41,6 +41,13 @@ describe('shiftHeadings', () => {
   it('nests rendered headings under the page outline, leaving code alone', () => {
     const html = '<h1 id="a">A</h1><p>x</p><h2>B</h2><pre><code>&lt;h1>not a heading&lt;/h1></code></pre><h5>C</h5><hr>';
     expect(shiftHeadings(html, 2)).toBe('<h3 id="a">A</h3><p>x</p><h4>B</h4><pre><code>&lt;h1>not a heading&lt;/h1></code></pre><h6>C</h6><hr>');
+  });
+});
+
+describe('nestedPrompt', () => {
+  it('drops a title that repeats the page\'s and moves the prompt\'s sections under the page\'s h2', () => {
+    expect(nestedPrompt('<h1>Retry  budget</h1><h2>Rules</h2><p>x</p>', 'Retry budget')).toBe('<h3>Rules</h3><p>x</p>');
+    expect(nestedPrompt('<h1>Another title</h1><h2>Rules</h2>', 'Retry budget')).toBe('<h3>Another title</h3><h4>Rules</h4>');
   });
 });
 
