@@ -79,19 +79,20 @@ function parseError(message: string): TypeError {
 
 /** A flag given a value it does not take: a coded diagnostic (PK801), and exit 2 like any wrong flag. */
 export class FlagValueError extends PacketKitError {
-  constructor(command: string, flag: string, value: string, allowed: string) {
-    super(diagnose(CliErrors.FlagValueInvalid, { file: `--${flag}` }, { command, flag, value: shownPath(value), allowed }));
+  constructor(flag: string, value: string, allowed: string) {
+    super(diagnose(CliErrors.FlagValueInvalid, { file: `--${flag}` }, { flag, value: shownPath(value), allowed }));
     this.name = 'FlagValueError';
   }
 }
 
-/** What a flag takes, in words: `"text" or "json"`, `a whole number from 0 to 65535`, `a number more than 0`. */
+/** What a flag takes, in words: `"text" or "json"`, `a whole number from 0 to 65535`, `a whole number of at least 1`, `a number more than 0`. */
 export function allowedValues(f: FlagSpec): string {
   if (f.choices) return f.choices.map((c) => `"${c}"`).join(' or ');
   const noun = f.type === 'integer' ? 'a whole number' : f.type === 'number' ? 'a number' : 'text';
-  const low = f.above !== undefined ? `more than ${f.above}` : f.min !== undefined ? `at least ${f.min}` : undefined;
   if (f.above === undefined && f.min !== undefined && f.max !== undefined) return `${noun} from ${f.min} to ${f.max}`;
-  return [noun, [low, f.max !== undefined ? `at most ${f.max}` : undefined].filter(Boolean).join(' and ')].filter(Boolean).join(' ');
+  const low = f.above !== undefined ? `more than ${f.above}` : f.min !== undefined ? `at least ${f.min}` : undefined;
+  const bounds = [low, f.max !== undefined ? `at most ${f.max}` : undefined].filter(Boolean).join(' and ');
+  return bounds ? `${noun} ${bounds.startsWith('at ') ? 'of ' : ''}${bounds}` : noun;
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -132,7 +133,7 @@ export function parseCommand<F extends Record<string, FlagSpec>>(spec: CommandSp
         continue;
       }
       const value = flagValue(f, v);
-      if (value === undefined) throw new FlagValueError(spec.name, name, v, allowedValues(f));
+      if (value === undefined) throw new FlagValueError(name, v, allowedValues(f));
       parsed[name] = value;
     }
   }

@@ -61,8 +61,8 @@ describe('flag specs', () => {
     [['--port', '0x50'], 'port', '0x50', 'a whole number from 0 to 65535'],
     [['--port', ''], 'port', '', 'a whole number from 0 to 65535'],
     [['--port', '1e3'], 'port', '1e3', 'a whole number from 0 to 65535'],
-    [['--jobs', '0'], 'jobs', '0', 'a whole number at least 1'],
-    [['--depth', '4'], 'depth', '4', 'a whole number at most 3'],
+    [['--jobs', '0'], 'jobs', '0', 'a whole number of at least 1'],
+    [['--depth', '4'], 'depth', '4', 'a whole number of at most 3'],
     [['--count', '9007199254740993'], 'count', '9007199254740993', 'a whole number'],
     [['--timeout', '0'], 'timeout', '0', 'a number more than 0'],
     [['--timeout', 'soon'], 'timeout', 'soon', 'a number more than 0'],
@@ -72,7 +72,7 @@ describe('flag specs', () => {
     expect(err).toBeInstanceOf(FlagValueError);
     expect(err!.diagnostic).toMatchObject({ code: 'PK801', name: 'FlagValueInvalid', severity: 'error', file: `--${flag}` });
     expect(err!.diagnostic.message).toBe(`--${flag} must be ${allowed}, not "${value}".`);
-    expect(err!.diagnostic.hint).toContain('`packet demo --help`');
+    expect(err!.diagnostic.hint).toBe(`Give --${flag} a value it takes, or leave it out for its default; nothing was run.`);
   });
 
   it('escape control characters of a refused value', () => {
@@ -85,7 +85,7 @@ describe('flag specs', () => {
 
   it('say what a flag takes, as the help and the errors word it', () => {
     const f = (s: Partial<FlagSpec>) => allowedValues({ type: 'integer', description: '', ...s });
-    expect(f({ min: 1 })).toBe('a whole number at least 1');
+    expect(f({ min: 1 })).toBe('a whole number of at least 1');
     expect(f({ min: 0, max: 10 })).toBe('a whole number from 0 to 10');
     expect(f({ type: 'number', above: 0, max: 5 })).toBe('a number more than 0 and at most 5');
     expect(f({ type: 'string', choices: ['a', 'b', 'c'] })).toBe('"a" or "b" or "c"');
@@ -104,17 +104,17 @@ describe('the commands\' flag specs', () => {
     expect(bounds).toMatchObject({
       'preview --port': 'a whole number from 0 to 65535',
       'serve-model --port': 'a whole number from 0 to 65535',
-      'serve-model --slow-ms': 'a whole number at least 0',
-      'rehearse --jobs': 'a whole number at least 1',
+      'serve-model --slow-ms': 'a whole number of at least 0',
+      'rehearse --jobs': 'a whole number of at least 1',
       'rehearse --timeout': 'a number more than 0',
-      'rehearse --feedback': 'a whole number at least 0',
-      'rehearse --stall': 'a whole number at least 1',
-      'rehearse --endpoint-jobs': 'a whole number at least 1',
-      'rehearse --max-tokens': 'a whole number at least 1',
+      'rehearse --feedback': 'a whole number of at least 0',
+      'rehearse --stall': 'a whole number of at least 1',
+      'rehearse --endpoint-jobs': 'a whole number of at least 1',
+      'rehearse --max-tokens': 'a whole number of at least 1',
       'mutate --count': `a whole number from 1 to ${MAX_COUNT}`,
       'mutate --feedback': 'a whole number from 0 to 10',
-      'mutate --adopt': 'a whole number at least 1',
-      'grade --jobs': 'a whole number at least 1',
+      'mutate --adopt': 'a whole number of at least 1',
+      'grade --jobs': 'a whole number of at least 1',
       'build --timeout': 'a number more than 0',
     });
     expect(mutateSpec.flags.count.max).toBe(MAX_COUNT);
