@@ -1,7 +1,8 @@
 // The CLI's start-up, for `npm run bench` (BENCH_ONLY=cli): the commands that touch one packet or
 // none, each the median of BENCH_CLI_ROUNDS runs (default 7, after one run that fills the compile
 // cache), beside `node -e 0` on the same Node: the floor any command pays. Then `npx packet --help`
-// beside `npx --version`, npm's own start-up. Target: every command under 500 ms.
+// beside `npx --version` (npm's own start-up) and `npx vitest --version` (a dependency's bin, the
+// floor of any `npx <bin>`). Target: every command under 500 ms.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,8 +54,8 @@ export async function benchCli(): Promise<void> {
     for (const [label, args] of commands) console.log(cliRow(label, timed(node, [bin, ...args], rounds), floor));
     // Each round writes a packet into a folder of its own, so no round finds the one before.
     console.log(cliRow('packet new bench-packet', timed(node, (i) => [bin, 'new', 'bench-packet', '--packets', path.join(scratch, String(i))], rounds), floor));
-    const npx = timed('npx', ['--version'], rounds);
-    console.log(cliRow('npx --version (npm alone)', npx, floor));
+    console.log(cliRow('npx --version (npm alone)', timed('npx', ['--version'], rounds), floor));
+    console.log(cliRow("npx vitest --version (a dependency's)", timed('npx', ['--no', 'vitest', '--version'], rounds), floor));
     console.log(cliRow('npx packet --help', timed('npx', ['--no', 'packet', '--help'], rounds), floor));
   } finally {
     await rm(scratch, { recursive: true, force: true });
