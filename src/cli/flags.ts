@@ -124,6 +124,12 @@ export function parseCommand<F extends Record<string, FlagSpec>>(spec: CommandSp
   const negatable = Object.values(spec.flags).some((f) => f.negatable);
   const { values, positionals } = parseArgs({ args, options, allowPositionals: true, ...(negatable ? { allowNegative: true } : {}) });
   const parsed: Record<string, unknown> = { ...values };
+  // With negation on, parseArgs reads a flag named `no-x` (check's --no-cache) as `x: false`.
+  for (const key of Object.keys(values)) {
+    if (key in spec.flags || !(`no-${key}` in spec.flags)) continue;
+    parsed[`no-${key}`] = true;
+    delete parsed[key];
+  }
   if (!values.help) {
     if (positionals.length && !spec.positionals) throw parseError(`"${positionals[0]}" is not a flag of packet ${spec.name}, and the command takes no arguments`);
     for (const [name, f] of Object.entries(spec.flags)) {

@@ -79,6 +79,15 @@ describe('flag specs', () => {
     expect(refusal(['--port', '1\u001b[2J'])!.diagnostic.message).toBe('--port must be a whole number from 0 to 65535, not "1\\u001b[2J".');
   });
 
+  it("read a flag named no-x as itself beside a negatable flag (check's --no-cache with --no-lint), and refuse --no- of a flag there is not", () => {
+    const { checkSpec } = { checkSpec: COMMAND_SPECS.find((s) => s.name === 'check')! };
+    expect(parseCommand(checkSpec, ['--no-cache']).values).toMatchObject({ 'no-cache': true, lint: true });
+    expect(parseCommand(checkSpec, ['--no-cache', '--no-lint']).values).toMatchObject({ 'no-cache': true, lint: false });
+    expect(parseCommand(checkSpec, []).values).toMatchObject({ 'no-cache': false });
+    expect(Object.keys(parseCommand(checkSpec, ['--no-cache']).values)).not.toContain('cache');
+    expect(() => parseCommand(checkSpec, ['--no-such'])).toThrow(/--no-such/);
+  });
+
   it('check nothing under --help, so the help always answers', () => {
     expect(parseCommand(spec, ['--port', 'abc', '--help']).values.help).toBe(true);
   });
