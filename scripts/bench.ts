@@ -10,10 +10,11 @@
 //   7. packet mutate of each packet that ships replies/mutants.md: time per judged mutant / the
 //      same test command run bare on the sample
 //   8. labs' test tables (scripts/bench-lab.ts): the kit's driver / a sandboxed process per combination
+//   9. the CLI's start-up (scripts/bench-cli.ts): --help, explain, new, check <id> and npx packet, beside node -e 0
 // A packet build does more than Astro: the check, the zips, the search index, the canary scan, the
 // reviewer bundles and the publish; the bare build is Astro alone, on the same pages.
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
-// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate or lab runs one part,
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate, lab or cli runs one part,
 // BENCH_ONLY=generated only the builds of 100 and 200 generated packets.
 import { buildOnlyFile } from './bench-pages.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -402,3 +403,4 @@ if (!only || only === 'grade') await benchGrade();
 if (!only || only === 'shards') await benchShards();
 if (!only || only === 'mutate') await benchMutate();
 if (!only || only === 'lab') await (await import('./bench-lab.ts')).benchLab();
+if (!only || only === 'cli') await (await import('./bench-cli.ts')).benchCli();

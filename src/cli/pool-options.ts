@@ -5,7 +5,7 @@ import type { CliIo } from './io.ts';
  * `--jobs N` and `--timeout S`, shared by the commands that run tests in the sandbox.
  * Returns undefined after saying what is wrong, naming the command and the flag.
  */
-export function parsePoolOptions(command: string, values: { jobs?: string | undefined; timeout?: string | undefined }, io: CliIo): { jobs: number; timeout: number } | undefined {
+export function parsePoolOptions(command: string, values: { jobs?: string | number | undefined; timeout?: string | number | undefined }, io: CliIo): { jobs: number; timeout: number } | undefined {
   const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
   const timeout = Number(values.timeout);
   if (!Number.isInteger(jobs) || jobs < 1) {

@@ -9,11 +9,13 @@ import { checkRuleSettings, DEFAULT_LINT_CONFIG, PACKET_CONFIG_FILE, parseLintCo
 import { findDirectives, type Directive } from './directives.ts';
 import type { PacketFiles } from './files.ts';
 import type { LintCache } from './lint-cache.ts';
-import { parseBody, type ParsedBody } from '../packets/markdown-tree.ts';
+import type { ParsedBody } from '../packets/markdown-tree.ts';
 import { kindsOf, type DrillRuleContext, type PartKey, type Rule, type RuleContext, type StarterFile } from './rule.ts';
-import { lintRules } from './rules/index.ts';
 
 /** What the lint needs besides the packet. */
+/** The rules and the Markdown parser, loaded when something is linted: a run whose packets all hit the cache needs neither. */
+const linting = async () => ({ ...(await import('./rules/index.ts')), ...(await import('../packets/markdown-tree.ts')) });
+
 export interface LintOptions {
   /** The project's settings (`packet-kit.config.json`); defaults when absent. */
   config?: LintConfig;
@@ -65,6 +67,7 @@ function suppresses(directive: Directive, d: Diagnostic): boolean {
  * inline directives disable. Returns diagnostics sorted by place; throws only on a bug.
  */
 export async function lintPacket(packet: Packet, options: LintOptions = {}): Promise<Diagnostic[]> {
+  const { lintRules, parseBody } = await linting();
   const rules = options.rules ?? lintRules;
   const diagnostics: Diagnostic[] = [];
   const own = await packetConfig(packet, options.files);
@@ -127,7 +130,7 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 
 /** Lint every packet; the project config's own problems (unknown rules, bad options) are reported once. */
 export async function lintPackets(packets: readonly Packet[], options: LintOptions = {}): Promise<Diagnostic[]> {
-  const diagnostics = options.config ? checkRuleSettings(options.config, lintRules) : [];
+  const diagnostics = options.config && Object.keys(options.config.rules).length ? checkRuleSettings(options.config, (await linting()).lintRules) : [];
   const cache = options.rules ? undefined : options.cache;
   for (const packet of packets) {
     try {
@@ -153,6 +156,7 @@ export async function lintPackets(packets: readonly Packet[], options: LintOptio
  * settings and the drill's own lint.json), less what inline directives disable.
  */
 export async function lintDrill(drill: Drill, options: LintOptions = {}): Promise<Diagnostic[]> {
+  const { lintRules, parseBody } = await linting();
   const rules = (options.rules ?? lintRules).filter((r) => kindsOf(r).includes('drill') && r.checkDrill);
   const diagnostics: Diagnostic[] = [];
   const own = await packetConfig(drill, options.files);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { renderDiagnostic } from '../errors/render.ts';
 import { starterReader } from './fs-source.ts';
 import { parsePacketIsolated, readSources } from './load.ts';
 import type { Packet } from './packet.ts';
@@ -32,7 +33,7 @@ async function loadPublicPackets(context: LoaderContext, packetsDir: string): Pr
     if (drill) continue; // drills are their own collection (drillLoader)
     const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
     if (!packet || errors.length) {
-      const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
+      const lines = errors.map((d) => renderDiagnostic(d).trimEnd());
       throw new Error(`packet "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
     }
     out.push({ packet, view: publicPacket(packet, starterReader(path.resolve(cwd, packetsDir, source.folder))) });
@@ -111,7 +112,7 @@ export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'm
         if (!drill && declaredKind(source.parts.prompt) !== 'drill') continue;
         const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
         if (!drill || errors.length) {
-          const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
+          const lines = errors.map((d) => renderDiagnostic(d).trimEnd());
           throw new Error(`drill "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
         }
         const data = await context.parseData({ id: drill.id, data: publicDrill(drill) });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { KIT_ROOT, startSiteBuilder } from '../../bundle/site-build.ts';
 import { targetProblem } from '../../bundle/targets.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
+import { renderDiagnostic } from '../../errors/render.ts';
 import { buildSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -101,7 +102,7 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
       const d = result.diagnostic;
       const where = result.step === 'interrupted' ? 'interrupted' : `failed at step "${result.step}"`;
       const packets = result.packets.length ? ` (packet${result.packets.length === 1 ? '' : 's'}: ${result.packets.join(', ')})` : '';
-      io.err(`packet build: ${where}${packets}.\n${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      io.err(`packet build: ${where}${packets}.\n${renderDiagnostic(d, { place: false })}`);
       if (result.step === 'interrupted') return controller.signal.reason === 'SIGTERM' ? 143 : 130;
       return result.exitCode;
     }

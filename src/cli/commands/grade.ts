@@ -4,6 +4,7 @@ import pc from 'picocolors';
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
 import { GradeErrors } from '../../errors/grade-catalog.ts';
+import { renderDiagnostic } from '../../errors/render.ts';
 import { gradeSubmissions, type GradeObserver } from '../../grade/grade.ts';
 import { testsInWords } from '../../judge/scorecard.ts';
 import { loadPacketFiles } from '../../judge/workspace.ts';
@@ -63,7 +64,7 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
   const kind = packet?.prompt.data.kind ?? (loaded.drills.some((d) => d.id === id) ? 'drill' : undefined);
   if (kind && kind !== 'takehome') {
     const d = diagnose(GradeErrors.PacketNotTakehome, { file: `${values.packets}/${id}` }, { id, kind });
-    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    io.err(renderDiagnostic(d, { place: false }));
     return 2;
   }
   if (!packet || !source) {
@@ -71,10 +72,10 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
     if (errors.length) {
       io.err(formatDiagnosticsText(errors, { cwd: io.cwd, frames: false, color: false }));
       const d = diagnose(GradeErrors.PacketNotClean, { file: `${values.packets}/${id}` }, { id, count: errors.length });
-      io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      io.err(renderDiagnostic(d, { place: false }));
     } else {
       const d = diagnose(GradeErrors.PacketUnknown, { file: values.packets }, { id, known: loaded.packets.map((p) => p.id).join(', ') || 'none' });
-      io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      io.err(renderDiagnostic(d, { place: false }));
     }
     return 2;
   }
@@ -85,7 +86,7 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
   const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
   if (!prepared.ok) {
     const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
-    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    io.err(renderDiagnostic(d, { place: false }));
     await scratchRoot.dispose();
     return 2;
   }

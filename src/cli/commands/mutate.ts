@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import { sortDiagnostics, type Diagnostic } from '../../errors/diagnostic.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
+import { renderDiagnostic } from '../../errors/render.ts';
 import { loadPacketFiles } from '../../judge/workspace.ts';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
 import { kitVersion } from '../../kit/identity.ts';
@@ -30,7 +31,7 @@ import { parsePoolOptions } from '../pool-options.ts';
 
 
 function printDiagnostic(say: (s: string) => void, d: Diagnostic): void {
-  say(`${d.code} ${d.severity === 'warning' ? 'warning ' : ''}${d.message}\n  hint: ${d.hint}\n`);
+  say(renderDiagnostic(d, { place: false }));
 }
 
 function wholeNumber(value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | null {

@@ -4,6 +4,7 @@ import { diagnose, Errors } from '../../errors/catalog.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
 import { sortDiagnostics } from '../../errors/diagnostic.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
+import { renderDiagnostic } from '../../errors/render.ts';
 import { effectiveBudget, type BudgetLimits } from '../../llm/budget.ts';
 import { DEFAULT_MAX_REPLY_TOKENS } from '../../llm/client.ts';
 import { endpointFrom, parseEndpoint } from '../../llm/endpoint.ts';
@@ -35,11 +36,11 @@ function wholeNumber(value: string | undefined, min: number): number | undefined
 }
 
 function printDiagnostic(io: CliIo, d: Diagnostic): void {
-  io.err(`${d.code} ${d.severity === 'warning' ? 'warning ' : ''}${d.message}\n  hint: ${d.hint}\n`);
+  io.err(renderDiagnostic(d, { place: false }));
 }
 
 /** The numeric flags of live runs, checked; null after printing what is wrong. */
-function parseModelNumbers(values: Record<string, string | boolean | undefined>, io: CliIo): { n: Record<string, number | undefined>; budgetFlags: Partial<BudgetLimits> } | null {
+function parseModelNumbers(values: Record<string, string | number | boolean | undefined>, io: CliIo): { n: Record<string, number | undefined>; budgetFlags: Partial<BudgetLimits> } | null {
   const numeric: [string, number][] = [
     ['max-calls', 1],
     ['max-tokens', 1],
@@ -134,17 +135,17 @@ function modelEventPrinter(say: (text: string) => void, sayErr: (text: string) =
         const d = tooSmall
           ? diagnose(ModelErrors.TokenBudgetTooSmall, { file: m.packet }, { packet: m.packet, detail: m.reason.replace(/^no answer could be judged: /, '') })
           : diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason });
-        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+        sayErr(renderDiagnostic(d, { place: false }));
       }
       if (m.failure) {
         const f = m.failure;
         const server = f.status !== null ? `The server answered HTTP ${f.status}${f.message ? `: "${f.message}".` : '.'}` : `No response arrived${f.message ? ` (${f.message})` : ''}.`;
         const d = diagnose(ModelErrors.EndpointFailed, { file: m.packet }, { packet: m.packet, error: f.error, meaning: classInfo(f.error).meaning, server, fix: f.hint });
-        sayErr(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+        sayErr(renderDiagnostic(d, { place: false }));
       }
       for (const served of m.servedModels ?? []) {
         const d = diagnose(ModelErrors.ServedModelDiffers, { file: m.packet }, { packet: m.packet, asked: m.model, served });
-        sayErr(`${d.code} warning ${d.message}\n  hint: ${d.hint}\n`);
+        sayErr(renderDiagnostic(d, { place: false }));
       }
     }
   };
@@ -161,7 +162,7 @@ async function prepareSandbox(io: CliIo, values: { packets: string; unconfined: 
   const prepared = await prepareRunEnvironment({ env: io.env, tmpDir: scratchRoot.dir, allowUnconfined: values.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });
   if (!prepared.ok) {
     const d = diagnose(Errors.SandboxUnavailable, { file: values.packets }, { reason: prepared.message });
-    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    io.err(renderDiagnostic(d, { place: false }));
     await scratchRoot.dispose();
     return 2;
   }

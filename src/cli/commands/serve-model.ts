@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { diagnose } from '../../errors/catalog.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
+import { renderDiagnostic } from '../../errors/render.ts';
 import { FAULT_MODELS, replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../llm/scripted-server.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { serveModelSpec } from '../command-specs.ts';
@@ -15,16 +16,7 @@ export async function serveModelCommand(args: string[], io: CliIo): Promise<numb
     io.out(helpText(serveModelSpec, `Fault models:\n${Object.entries(FAULT_MODELS).map(([k, v]) => `  ${k.padEnd(28)} ${v}`).join('\n')}`));
     return 0;
   }
-  const port = Number(values.port);
-  const slowMs = Number(values['slow-ms']);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.err(`packet serve-model: --port must be a whole number from 0 to 65535, not "${values.port}".\n`);
-    return 2;
-  }
-  if (!Number.isInteger(slowMs) || slowMs < 0) {
-    io.err(`packet serve-model: --slow-ms must be a whole number of milliseconds, not "${values['slow-ms']}".\n`);
-    return 2;
-  }
+  const { port, 'slow-ms': slowMs } = values;
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd });
   const packetsDir = path.resolve(io.cwd, values.packets);
   const folders = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
@@ -33,8 +25,7 @@ export async function serveModelCommand(args: string[], io: CliIo): Promise<numb
   try {
     server = await startScriptedServer({ replies: store, port, slowMs });
   } catch (err) {
-    const d = diagnose(ModelErrors.ServePortUnavailable, { file: '--port' }, { port, reason: (err as Error).message });
-    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    io.err(renderDiagnostic(diagnose(ModelErrors.ServePortUnavailable, { file: '--port' }, { port, reason: (err as Error).message }), { place: false }));
     return 2;
   }
   const scripted = (await store.list()).length;
