@@ -56,7 +56,7 @@ describe('the error reference page', () => {
     const { errorReferenceAreas, codeSpans } = await import('../../../src/site/error-reference.ts');
     const { catalogEntries } = await import('../../../src/errors/catalog.ts');
     const areas = errorReferenceAreas(new Map([['PK201', { rule: 'prompt-length', summary: 's', bad: 'b', good: 'g' }]]));
-    expect(areas.map((a) => a.id)).toEqual(['pk1xx', 'pk2xx', 'pk3xx', 'pk4xx', 'pk5xx', 'pk6xx', 'pk9xx']);
+    expect(areas.map((a) => a.id)).toEqual(['pk1xx', 'pk2xx', 'pk3xx', 'pk4xx', 'pk5xx', 'pk6xx', 'pk8xx', 'pk9xx']);
     expect(areas.flatMap((a) => a.entries.map((e) => e.code))).toEqual(catalogEntries().map((e) => e.code));
     expect(areas[1]!.entries[0]).toMatchObject({ code: 'PK201', example: { rule: 'prompt-length' } });
     expect(areas[0]!.entries.find((e) => e.code === 'PK106')!.message).toBe('"<field>" is not a field of <at>. Did you mean "<suggestion>"?');
