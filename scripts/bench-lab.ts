@@ -15,7 +15,7 @@ import { precomputeLab } from '../src/labs/precompute.ts';
 import { allPass, type LabTable } from '../src/labs/table.ts';
 import { composeLab, statesOfIndex } from '../src/packets/lab-compose.ts';
 import { loadPackets } from '../src/packets/load.ts';
-import { prepareRunEnvironment } from '../src/rehearse/environment.ts';
+import { prepareRunEnvironment } from '../src/runs/environment.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);

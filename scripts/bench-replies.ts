@@ -13,7 +13,7 @@ import { replyStoreFromDirs, startScriptedServer } from '../src/llm/scripted-ser
 import { systemClock } from '../src/rehearse/session.ts';
 import { loadPackets } from '../src/packets/load.ts';
 import { noCache } from '../src/rehearse/cache.ts';
-import { prepareRunEnvironment } from '../src/rehearse/environment.ts';
+import { prepareRunEnvironment } from '../src/runs/environment.ts';
 import { rehearse } from '../src/rehearse/rehearse.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

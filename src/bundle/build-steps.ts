@@ -9,8 +9,8 @@ import type { LabTable } from '../labs/table.ts';
 import type { Drill } from '../packets/drill.ts';
 import { loadPackets } from '../packets/load.ts';
 import type { Packet } from '../packets/packet.ts';
-import type { RunEnvironment } from '../rehearse/environment.ts';
-import type { Reporter } from '../rehearse/reporter.ts';
+import type { RunEnvironment } from '../runs/environment.ts';
+import type { RehearsalReporter } from '../rehearse/reporter.ts';
 import type { BuildSteps, LabTablesOutcome, RehearsalOutcome } from './build.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
 import { readReportFile } from './build.ts';
@@ -57,7 +57,7 @@ export interface FsBuildOptions {
 }
 
 /** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
-export function buildReporter(out: (text: string) => void): Reporter {
+export function buildReporter(out: (text: string) => void): RehearsalReporter {
   return {
     onPacketEnd(report) {
       if (report.status === 'fails-closed') return;
@@ -93,7 +93,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
   const sandboxed = () =>
     (sandbox ??= (async (): Promise<Sandboxed> => {
       const [{ prepareRunEnvironment }, { createScratchRoot }, { labTables }] = await Promise.all([
-        import('../rehearse/environment.ts'),
+        import('../runs/environment.ts'),
         import('../sandbox/scratch.ts'),
         import('../labs/table-cache.ts'),
       ]);
