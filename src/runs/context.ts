@@ -150,7 +150,10 @@ export function openRunContext(command: string, host: RunHost, o: RunContextOpti
     sandbox: () => (made ??= make()),
     budget: (packet) => effectiveBudget(packet, o.budget ?? {}),
     async scriptedServer(packets) {
-      const server = await startScriptedServer({ replies: replyStoreFromDirs(new Map([...packets].map((p) => [p.id, { dir: p.dir, replies: p.replies }]))) });
+      const started = await startScriptedServer({ replies: replyStoreFromDirs(new Map([...packets].map((p) => [p.id, { dir: p.dir, replies: p.replies }]))) });
+      // Closed once, whoever closes it first (the run when done with it, or dispose).
+      let closing: Promise<void> | undefined;
+      const server: ScriptedServer = { ...started, close: () => (closing ??= started.close()) };
       servers.push(server);
       return server;
     },
