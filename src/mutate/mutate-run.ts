@@ -178,7 +178,7 @@ async function mutateOn(
     clock: systemClock,
     date: r.host.now(),
     relative: (p) => (p ? rel(p) : null),
-    ...(reporter.onWait ? { onWait: (plan, retry) => reporter.onWait!(plan, retry) } : {}),
+    reporter,
   });
   if (!result.ok) {
     const entry = result.kind === 'sample-red' ? ModelErrors.MutateSampleRed : result.kind === 'no-sources' ? ModelErrors.MutateNothing : ModelErrors.MutateInconclusive;

@@ -27,6 +27,7 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { classifyJudgement, normalizedCode } from './classify.ts';
 import { contractBreak, readContracts, testSources } from './contract.ts';
+import type { MutateReporter } from './mutate-reporters.ts';
 import { describeSummary, MUTATE_SCHEMA_VERSION, summarize, type CallRecord, type MutantRecord, type MutationReport } from './report.ts';
 import { parseMutantReply, type Proposal } from './reply.ts';
 import { malformedFeedback, mutationMessages } from './request.ts';
@@ -65,7 +66,8 @@ export interface MutateOptions {
   date: Date;
   /** Receipt paths in the report are relative to it. */
   relative: (p: string | null) => string | null;
-  onWait?: (plan: WaitPlan, retry: number) => void;
+  /** Told about the run as it goes (the waits before retries). */
+  reporter?: Pick<MutateReporter, 'onWait'>;
 }
 
 /** Why a packet cannot be mutated at all (nothing was asked of the model). */
@@ -130,7 +132,7 @@ export async function runMutate(o: MutateOptions): Promise<{ ok: true; report: M
     feedbackTurns: o.feedbackTurns,
     maxReplyTokens,
     ...(o.policy ? { policy: o.policy } : {}),
-    ...(o.onWait ? { onWait: o.onWait } : {}),
+    ...(o.reporter?.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.reporter!.onWait!(plan, retry) } : {}),
   });
   const { meter } = loop;
   const base = mutationMessages({ title: packet.prompt.data.title, goal: packet.prompt.body, language, sources, count: o.count });
