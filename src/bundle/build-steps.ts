@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkLoadedPackets, projectLintCache } from '../check/check-packets.ts';
 import { diagnose } from '../errors/catalog.ts';
@@ -66,14 +65,6 @@ export function buildReporter(out: (text: string) => void): RehearsalReporter {
       if (report.sandbox.notice) out(`  note: ${report.sandbox.notice}\n`);
     },
   };
-}
-
-/** Write a file whole or not at all: a temporary file, then a rename. */
-async function writeWhole(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }
 
 /** The sandbox of a build, shared by the rehearsal and the labs' tables. */
@@ -151,8 +142,9 @@ async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed
  * embedded scripted endpoint on 127.0.0.1 for the scripted replies, receipts kept in memory.
  */
 async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: Packet[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
-  const [{ rehearse }, { directoryCache }] = await Promise.all([
+  const [{ rehearse }, { jsonReportFile }, { directoryCache }] = await Promise.all([
     import('../rehearse/rehearse.ts'),
+    import('../rehearse/report-file.ts'),
     import('../rehearse/cache.ts'),
   ]);
   const ready = await sandboxed();
@@ -176,7 +168,7 @@ async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandb
       scripted: { url: server.url, outDir: null, cwd: o.cwd },
       labTables: ready.tables,
     });
-    await writeWhole(o.reportFile, JSON.stringify(report, null, 2) + '\n');
+    await jsonReportFile(o.reportFile).onReport!(report);
     return { ok: true, report };
   } finally {
     await server.close();

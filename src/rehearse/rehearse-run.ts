@@ -13,9 +13,11 @@ import { kitIdentity } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
 import { BUDGET_FLAGS, budgetFlags, poolOptions, wholeNumbers } from '../runs/flag-numbers.ts';
+import { fanOut } from '../runs/reporter.ts';
 import { directoryCache, noCache } from './cache.ts';
 import { folderTimestamp } from './model-run-report.ts';
 import type { RehearsalReporter } from './reporter.ts';
+import { jsonReportFile } from './report-file.ts';
 import { runRehearsal } from './run-rehearsal.ts';
 import { parseShard, selectShard } from './shard.ts';
 
@@ -86,6 +88,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     if (shard) reporter.onShard?.(shard, selected.length, loaded.packets.length);
     const fingerprint = kitFingerprint(KIT_ROOT);
     const timeoutMs = pool.timeout * 1000;
+    const reportFile = path.resolve(host.cwd, flags.report);
     const { exitCode } = await runRehearsal({
       packets: selected,
       ...(shard ? { shard } : {}),
@@ -98,9 +101,8 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
       cache: flags['no-cache'] ? noCache : directoryCache(path.resolve(host.cwd, 'node_modules/.cache/packet-kit/rehearse'), fingerprint),
       // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
       labTables: ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: fingerprint, timeoutMs, fresh: flags['no-cache'] }),
-      reporter,
+      reporter: fanOut([jsonReportFile(reportFile, ctx.redact), reporter]),
       outDir: path.resolve(host.cwd, flags.out ?? path.join('out', 'rehearsals', folderTimestamp(host.now()))),
-      reportFile: path.resolve(host.cwd, flags.report),
       cwd: host.cwd,
       date: host.now,
       ...(ctx.models
@@ -119,6 +121,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
           }
         : {}),
     });
+    reporter.onReportWritten?.(reportFile);
     return exitCode;
   } finally {
     await ctx.dispose();

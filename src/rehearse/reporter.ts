@@ -37,6 +37,8 @@ export interface RehearsalReporter extends RunMessages {
   onModelsEnd?(runs: ModelRunReport[]): void;
   /** The offline rehearsal (and the live runs, if any) ended. */
   onRunEnd?(report: RehearsalReport): void;
+  /** The whole report, offline and live, final; awaited, so a reporter that writes it somewhere is done before the run ends. */
+  onReport?(report: RehearsalReport): void | Promise<void>;
   /** The JSON report is written, at this absolute path. */
   onReportWritten?(file: string): void;
 }

@@ -4,7 +4,7 @@
  * live model runs when a model is named, and write the JSON report. Everything it has to say
  * goes to its reporter.
  */
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { BudgetLimits } from '../llm/budget.ts';
@@ -18,18 +18,11 @@ import type { ReadySandbox, RunContext } from '../runs/context.ts';
 import { systemClock, type RunClock } from '../runs/turn-loop.ts';
 import { runModelRehearsals } from './model-runs.ts';
 import { rehearse } from './rehearse.ts';
-import { reportText } from './report-file.ts';
 import type { RehearsalReporter } from './reporter.ts';
 import { exitCodeOf, type RehearsalReport } from './report.ts';
 import type { Shard } from './shard.ts';
 
-/** Write a file atomically: a temporary file, then a rename. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
+export { writeFileAtomic } from './report-file.ts';
 
 /** Live model runs on top of the offline rehearsal. */
 export interface LiveModelOptions {
@@ -56,20 +49,19 @@ export interface RunRehearsalOptions {
   packets: readonly Packet[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
-  /** The run's context: the scripted endpoint, the key's redaction; disposed of by the caller. */
-  ctx: Pick<RunContext, 'scriptedServer' | 'redact'>;
+  /** The run's context (the scripted endpoint); disposed of by the caller. */
+  ctx: Pick<RunContext, 'scriptedServer'>;
   /** The sandbox, ready, and its scratch root (workspaces go under it). */
   sandbox: Pick<ReadySandbox, 'environment' | 'scratchDir'>;
   jobs: number;
   timeoutMs: number;
   cache: RehearsalCache;
+  /** Told of everything; its `onReport` gets the final report (the JSON file is a reporter: `jsonReportFile`). */
   reporter: RehearsalReporter;
   /** Labs' test tables (cached, shared with the build); default: computed per lab, kept in memory. */
   labTables?: LabTables;
   /** Receipts of model runs go under it. */
   outDir: string;
-  /** The JSON report, absolute. */
-  reportFile: string;
   cwd: string;
   date: () => Date;
   live?: LiveModelOptions;
@@ -142,9 +134,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
       });
       reporter.onModelsEnd?.(report.models);
     }
-    const text = reportText(report);
-    await writeFileAtomic(o.reportFile, o.ctx.redact(text));
-    reporter.onReportWritten?.(o.reportFile);
+    await reporter.onReport?.(report);
     return { report, exitCode: exitCodeOf(report) };
   } finally {
     await server.close();
