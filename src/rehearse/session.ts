@@ -17,7 +17,7 @@
  * sends the model its answer back without it.
  */
 import type { BudgetLimits, Spent } from '../llm/budget.ts';
-import { describeFailure, type ChatMessage, type Failure, type ModelClient } from '../llm/client.ts';
+import { describeFailure, type Failure, type ModelClient } from '../llm/client.ts';
 import type { AttemptGate } from '../llm/endpoint-gate.ts';
 import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
 import { parseReply } from '../llm/reply-parse.ts';
