@@ -23,8 +23,8 @@ export interface BuildFlags {
   'reviewer-dir': string;
   'skip-rehearse': boolean;
   unconfined: boolean;
-  jobs?: string | undefined;
-  timeout?: string | undefined;
+  jobs?: string | number | undefined;
+  timeout?: string | number | undefined;
   report: string;
   config?: string | undefined;
   'site-root'?: string | undefined;

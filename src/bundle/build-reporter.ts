@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { diagnosticText } from '../runs/reporter.ts';
 import type { BuildReporter } from './build.ts';
 
 /** Where the build's terminal reporter writes. */
@@ -22,7 +23,7 @@ export function terminalBuildReporter(s: BuildStreams): BuildReporter {
       list = await s.format();
     },
     onMessage: (text) => s.err(text),
-    onDiagnostic: (d) => s.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`),
+    onDiagnostic: (d) => s.err(diagnosticText(d)),
     onPacketDiagnostics(diagnostics) {
       if (diagnostics.length) s.err(list!(sortDiagnostics(diagnostics)));
     },
@@ -35,7 +36,7 @@ export function terminalBuildReporter(s: BuildStreams): BuildReporter {
       const d = result.diagnostic;
       const where = result.step === 'interrupted' ? 'interrupted' : `failed at step "${result.step}"`;
       const packets = result.packets.length ? ` (packet${result.packets.length === 1 ? '' : 's'}: ${result.packets.join(', ')})` : '';
-      s.err(`packet build: ${where}${packets}.\n${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      s.err(`packet build: ${where}${packets}.\n${diagnosticText(d)}`);
     },
   };
 }

@@ -23,8 +23,8 @@ export interface GradeFlags {
   submissions: readonly string[];
   packets: string;
   out: string;
-  jobs?: string | undefined;
-  timeout?: string | undefined;
+  jobs?: string | number | undefined;
+  timeout?: string | number | undefined;
   unconfined: boolean;
 }
 

@@ -36,21 +36,21 @@ export interface MutateFlags {
   id: string;
   packets: string;
   out?: string | undefined;
-  count?: string | undefined;
-  feedback?: string | undefined;
-  jobs?: string | undefined;
-  timeout?: string | undefined;
+  count?: string | number | undefined;
+  feedback?: string | number | undefined;
+  jobs?: string | number | undefined;
+  timeout?: string | number | undefined;
   unconfined: boolean;
   endpoint?: string | undefined;
   model?: string | undefined;
   'api-key-env': string;
-  'max-reply-tokens'?: string | undefined;
-  'attempt-timeout'?: string | undefined;
-  'max-calls'?: string | undefined;
-  'max-tokens'?: string | undefined;
-  'max-seconds'?: string | undefined;
-  'max-identical-errors'?: string | undefined;
-  adopt?: string | undefined;
+  'max-reply-tokens'?: string | number | undefined;
+  'attempt-timeout'?: string | number | undefined;
+  'max-calls'?: string | number | undefined;
+  'max-tokens'?: string | number | undefined;
+  'max-seconds'?: string | number | undefined;
+  'max-identical-errors'?: string | number | undefined;
+  adopt?: string | number | undefined;
   as?: string | undefined;
 }
 

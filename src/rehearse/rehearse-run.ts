@@ -26,25 +26,25 @@ export interface RehearseFlags {
   /** The packet ids named; none: every packet. */
   ids: readonly string[];
   packets: string;
-  jobs?: string | undefined;
-  timeout?: string | undefined;
+  jobs?: string | number | undefined;
+  timeout?: string | number | undefined;
   report: string;
   'no-cache': boolean;
   unconfined: boolean;
   shard?: string | undefined;
   endpoint?: string | undefined;
   model?: string | undefined;
-  'endpoint-jobs'?: string | undefined;
+  'endpoint-jobs'?: string | number | undefined;
   'api-key-env': string;
   out?: string | undefined;
-  feedback?: string | undefined;
-  stall?: string | undefined;
-  'attempt-timeout'?: string | undefined;
-  'max-reply-tokens'?: string | undefined;
-  'max-calls'?: string | undefined;
-  'max-tokens'?: string | undefined;
-  'max-seconds'?: string | undefined;
-  'max-identical-errors'?: string | undefined;
+  feedback?: string | number | undefined;
+  stall?: string | number | undefined;
+  'attempt-timeout'?: string | number | undefined;
+  'max-reply-tokens'?: string | number | undefined;
+  'max-calls'?: string | number | undefined;
+  'max-tokens'?: string | number | undefined;
+  'max-seconds'?: string | number | undefined;
+  'max-identical-errors'?: string | number | undefined;
 }
 
 /** The whole-number flags of a rehearsal and their least values. */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { BudgetLimits } from '../llm/budget.ts';
 
 /**
- * The numeric flags of the run commands, checked where the run starts: whole numbers with a
+ * The numeric flags of the run commands (as given, or already parsed to numbers), checked where the run starts: whole numbers with a
  * lower (and sometimes an upper) bound, `--jobs` and `--timeout`, and the budget flags. Each
  * check gives the number or the sentence saying what is wrong, naming the command and the flag.
  */
@@ -11,7 +11,7 @@ import type { BudgetLimits } from '../llm/budget.ts';
 export type WholeFlag = readonly [name: string, min: number, max?: number];
 
 /** `value` as a whole number within bounds; undefined when not given; null when it is not one. */
-export function wholeNumber(value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | null {
+export function wholeNumber(value: string | number | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | null {
   if (value === undefined) return undefined;
   const n = Number(value);
   return Number.isInteger(n) && n >= min && n <= max ? n : null;
@@ -21,7 +21,7 @@ export function wholeNumber(value: string | undefined, min: number, max = Number
 export function wholeNumbers(command: string, values: Readonly<Record<string, unknown>>, flags: readonly WholeFlag[]): { ok: true; n: Record<string, number | undefined> } | { ok: false; error: string } {
   const n: Record<string, number | undefined> = {};
   for (const [flag, min, max] of flags) {
-    const value = values[flag] as string | undefined;
+    const value = values[flag] as string | number | undefined;
     const v = wholeNumber(value, min, max);
     if (v === null) return { ok: false, error: `packet ${command}: --${flag} must be a whole number ${max !== undefined ? `from ${min} to ${max}` : `of at least ${min}`}, not "${value}".\n` };
     n[flag] = v;
@@ -30,7 +30,7 @@ export function wholeNumbers(command: string, values: Readonly<Record<string, un
 }
 
 /** `--jobs N` (default: the cores) and `--timeout S`, shared by the commands that run tests in the sandbox. */
-export function poolOptions(command: string, values: { jobs?: string | undefined; timeout?: string | undefined }): { ok: true; jobs: number; timeout: number } | { ok: false; error: string } {
+export function poolOptions(command: string, values: { jobs?: string | number | undefined; timeout?: string | number | undefined }): { ok: true; jobs: number; timeout: number } | { ok: false; error: string } {
   const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
   const timeout = Number(values.timeout);
   if (!Number.isInteger(jobs) || jobs < 1) return { ok: false, error: `packet ${command}: --jobs must be a whole number of at least 1, not "${values.jobs}".\n` };
