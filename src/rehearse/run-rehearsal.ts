@@ -129,8 +129,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
         clock,
         date: o.date,
         ...(live.fetch ? { fetch: live.fetch } : {}),
-        onRun: (run) => reporter.onModelRunEnd?.(run),
-        ...(reporter.onWait ? { onWait: (packet: string, plan: Parameters<NonNullable<RehearsalReporter['onWait']>>[1], retry: number, model: string) => reporter.onWait!(packet, plan, retry, model) } : {}),
+        reporter,
       });
       reporter.onModelsEnd?.(report.models);
     }
