@@ -18,10 +18,10 @@ const LAYERS = [
   ['packets'],
   // Rules on the Markdown tree (and the secret scanner); evidence in, verdict out (and the scorecard on the rubric).
   ['lint', 'judge'],
-  // One run context: sandbox, scratch root, endpoint, key.
-  ['runs'],
-  // The lab tables and their precompute.
+  // The lab tables and their precompute (on a sandbox they are handed).
   ['labs'],
+  // One run context: sandbox, scratch root, endpoint, key, budget, the lab tables on its sandbox; the model turn loop.
+  ['runs'],
   // The runs: a rehearsal with models, the grading of a candidate, the mutation of a packet.
   ['rehearse', 'grade', 'mutate'],
   // `packet check` (lint, file policy, version drift); reports; the generated references.

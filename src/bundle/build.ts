@@ -8,6 +8,7 @@ import type { Drill } from '../packets/drill.ts';
 import type { Packet } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
+import type { RunMessages } from '../runs/reporter.ts';
 import { kb, packetNamesOf, settle, startRun, StepFailure, unwrap, type BuildRun, type BuildStep, type Settled } from './build-run.ts';
 import { buildCandidateZips, buildReviewerBundles, manifestEntries, type CandidateZips, type ReviewerBundles } from './build-zips.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
@@ -74,6 +75,19 @@ export interface BuildSteps {
   searchIndex?(packets: readonly Packet[], outputDir: string): Promise<SearchIndexResult>;
 }
 
+/**
+ * Observes a build. Every hook is optional; the build never depends on one. The CLI's terminal
+ * lines are one (src/bundle/build-reporter.ts).
+ */
+export interface BuildReporter extends RunMessages {
+  /** Awaited before the build loads its modules (the Astro child is already starting). */
+  onRunStart?(): void | Promise<void>;
+  /** One progress line of a step (`build: check ...`), or of a packet of the rehearsal that does not fail closed. */
+  onLine?(line: string): void;
+  /** How the build ended, after how many seconds. */
+  onRunEnd?(end: { result: BuildResult; seconds: number; outDir: string; reviewerDir: string }): void;
+}
+
 /** Everything a build needs. */
 export interface BuildOptions {
   /** The working directory: diagnostics show paths relative to it. */
@@ -87,10 +101,8 @@ export interface BuildOptions {
   reader(packet: Pick<Packet, 'id' | 'dir'>): PacketFileReader;
   /** Candidate zips and reviewer bundles of earlier builds, by what they are made of; without one every zip is built. */
   zipCache?: ZipCache;
-  /** One progress line per step. */
-  log(line: string): void;
-  /** Diagnostics worth showing as they come (check warnings, refusals, leaks). */
-  report(list: readonly Diagnostic[]): void;
+  /** Told of each step's line and of the diagnostics worth showing as they come (check warnings, refusals, leaks). */
+  reporter: BuildReporter;
   /** Aborting stops the build at the next step (and the Astro child at once); the previous output is kept. */
   signal: AbortSignal;
   /** Monotonic milliseconds, for step times. */
@@ -134,13 +146,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const site = siblingNames(options.outDir, options.tag);
   const reviewer = siblingNames(options.reviewerDir, options.tag);
   const searchDir = siblingNames(options.outDir, options.tag).search;
-  for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.log(`build: ${line}\n`);
+  for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.reporter.onLine?.(`build: ${line}\n`);
   try {
     // 1a. check: load and validate. Nothing starts unless every packet is valid.
     run.gate();
     const loaded = await run.timed('check', () => options.steps.load());
     if (loaded.diagnostics.some((d) => d.severity === 'error')) {
-      options.report(loaded.diagnostics);
+      options.reporter.onPacketDiagnostics?.(loaded.diagnostics);
       checkGate(run, options.cwd, loaded, loaded.diagnostics);
     }
     const { packets } = loaded;
@@ -161,10 +173,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     if (search) run.pending.push(search);
     // 1b. meanwhile: the lint, then the check gate.
     const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(packets))))];
-    options.report(checkDiagnostics);
+    options.reporter.onPacketDiagnostics?.(checkDiagnostics);
     checkGate(run, options.cwd, loaded, checkDiagnostics);
     const valid = packets.length + drills.length;
-    options.log(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${run.secs('check')}\n`);
+    options.reporter.onLine?.(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${run.secs('check')}\n`);
     const report = await rehearsalGate(run, options, rehearsal);
     const tables = await labsGate(run, options, labs, tabled);
     const zips = zipsGate(run, options, packets, zipped);
@@ -215,7 +227,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       run.gate();
       publish([{ target: options.outDir, staging: site.staging }, { target: options.reviewerDir, staging: reviewer.staging }], options.tag, options.publishHooks);
     });
-    options.log(`build: publish    ${run.rel(options.outDir)}/ and ${run.rel(options.reviewerDir)}/ replaced as a pair\n`);
+    options.reporter.onLine?.(`build: publish    ${run.rel(options.outDir)}/ and ${run.rel(options.reviewerDir)}/ replaced as a pair\n`);
     return { ok: true, durations: run.durations, packets: built(packets, zips, bundles, rehearse ? 'fails-closed' : 'not-rehearsed') };
   } catch (err) {
     if (!(err instanceof StepFailure)) throw err;
@@ -269,7 +281,7 @@ async function zipsAndSite(
 /** The rehearsal's gate: every packet fails closed, or the build stops (exit 2 when inconclusive). */
 async function rehearsalGate(run: BuildRun, options: BuildOptions, rehearsal: Promise<Settled<RehearsalOutcome>> | undefined): Promise<RehearsalReport | undefined> {
   if (!rehearsal) {
-    options.log('build: rehearse   skipped (--skip-rehearse): every packet is marked "not rehearsed"\n');
+    options.reporter.onLine?.('build: rehearse   skipped (--skip-rehearse): every packet is marked "not rehearsed"\n');
     return undefined;
   }
   const outcome = unwrap(await rehearsal);
@@ -285,20 +297,20 @@ async function rehearsalGate(run: BuildRun, options: BuildOptions, rehearsal: Pr
       bad.some((p) => p.status === 'inconclusive') ? 2 : 1,
     );
   }
-  options.log(`build: rehearse   ${report.summary.failsClosed} fail closed (${report.summary.cached} cached) ${run.secs('rehearse')}\n`);
+  options.reporter.onLine?.(`build: rehearse   ${report.summary.failsClosed} fail closed (${report.summary.cached} cached) ${run.secs('rehearse')}\n`);
   return report;
 }
 
 /** The labs' gate: every lab has its test table, or the build stops naming the lab. */
 async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Packet[], tabled: Promise<Settled<LabTablesOutcome>> | undefined): Promise<ReadonlyMap<string, LabTable>> {
   if (!tabled) {
-    if (labs.length) options.log(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
+    if (labs.length) options.reporter.onLine?.(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
     return new Map();
   }
   const outcome = unwrap(await tabled);
   if (!outcome.ok) throw new StepFailure('labs', outcome.packets, outcome.diagnostic, outcome.exitCode);
   const combos = [...outcome.tables.values()].reduce((sum, t) => sum + t.combinations.length, 0);
-  options.log(`build: labs       ${outcome.tables.size} lab table${outcome.tables.size === 1 ? '' : 's'}, ${combos} combinations (${outcome.cached} cached) ${run.secs('labs')}\n`);
+  options.reporter.onLine?.(`build: labs       ${outcome.tables.size} lab table${outcome.tables.size === 1 ? '' : 's'}, ${combos} combinations (${outcome.cached} cached) ${run.secs('labs')}\n`);
   return outcome.tables;
 }
 
@@ -306,11 +318,11 @@ async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Pac
 function zipsGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], zipped: Settled<CandidateZips>): Map<string, CachedZip> {
   const { zips, refused } = unwrap(zipped);
   if (refused.length) {
-    options.report(refused);
+    options.reporter.onPacketDiagnostics?.(refused);
     throw new StepFailure('zips', packets.filter((p) => !zips.has(p.id)).map((p) => p.id), refused[0]!);
   }
   const total = [...zips.values()].reduce((sum, z) => sum + z.bytes.byteLength, 0);
-  options.log(`build: zips       ${zips.size} candidate zip${zips.size === 1 ? '' : 's'}, ${kb(total)}, and ${MANIFEST_FILE} ${run.secs('zips')}\n`);
+  options.reporter.onLine?.(`build: zips       ${zips.size} candidate zip${zips.size === 1 ? '' : 's'}, ${kb(total)}, and ${MANIFEST_FILE} ${run.secs('zips')}\n`);
   return zips;
 }
 
@@ -319,9 +331,9 @@ async function siteGate(run: BuildRun, options: BuildOptions, siteBuild: Promise
   const result = unwrap(await siteBuild);
   run.gate();
   const output = result.output.trim();
-  if (output) options.log(output.replace(/^/gm, '  astro: ') + '\n');
+  if (output) options.reporter.onLine?.(output.replace(/^/gm, '  astro: ') + '\n');
   if (!result.ok) throw new StepFailure('site', [], diagnose(BundleErrors.SiteBuildFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
-  options.log(`build: site       astro build into ${run.rel(staging)} ${run.secs('site')}\n`);
+  options.reporter.onLine?.(`build: site       astro build into ${run.rel(staging)} ${run.secs('site')}\n`);
 }
 
 /** Pagefind's files the site does not use: its ready-made interfaces (the catalog has its own). */
@@ -334,7 +346,7 @@ async function searchGate(run: BuildRun, options: BuildOptions, packets: readonl
   if (!result.ok) throw new StepFailure('search', [], diagnose(BundleErrors.SearchIndexFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
   for (const name of await readdir(dir)) if (UNUSED_SEARCH_FILES.test(name)) await rm(path.join(dir, name));
   await rename(dir, path.join(staging, SEARCH_DIR));
-  options.log(`build: search     ${packets.length} packet${packets.length === 1 ? '' : 's'} in the search index, ${SEARCH_DIR}/ ${run.secs('search')}\n`);
+  options.reporter.onLine?.(`build: search     ${packets.length} packet${packets.length === 1 ? '' : 's'} in the search index, ${SEARCH_DIR}/ ${run.secs('search')}\n`);
 }
 
 /** The canary scan over everything that would be published; a leak stops the build. */
@@ -343,21 +355,21 @@ async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonl
   if (scan.leaks.length) {
     const site = run.rel(options.outDir);
     const diags = scan.leaks.map((l) => ({ ...diagnose(BundleErrors.CanaryLeak, { file: `${site}/${l.where}` }, { where: `${site}/${l.where}`, source: l.source }), sensitive: true }));
-    options.report(diags);
+    options.reporter.onPacketDiagnostics?.(diags);
     const ids = [...new Set(scan.leaks.map((l) => packets.find((p) => l.source.startsWith(`${p.dir}/`))?.id ?? l.source))];
     throw new StepFailure('canary', ids, diags[0]!);
   }
-  options.log(`build: canary     ${scan.canaries} secret lines searched in ${scan.files} files (${kb(scan.bytes)}), zips opened: no leak ${run.secs('canary')}\n`);
+  options.reporter.onLine?.(`build: canary     ${scan.canaries} secret lines searched in ${scan.files} files (${kb(scan.bytes)}), zips opened: no leak ${run.secs('canary')}\n`);
 }
 
 /** The reviewer bundles' gate: every packet has its bundle, or the build stops naming the refused files. */
 function reviewerGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], drills: readonly Drill[], bundled: Settled<ReviewerBundles>): Map<string, CachedZip> {
   const { bundles, refused } = unwrap(bundled);
   if (refused.length) {
-    options.report(refused);
+    options.reporter.onPacketDiagnostics?.(refused);
     throw new StepFailure('reviewer', packets.filter((p) => !bundles.has(p.id)).map((p) => p.id), refused[0]!);
   }
-  options.log(`build: reviewer   ${bundles.size} reviewer bundle${bundles.size === 1 ? '' : 's'}${drills.length ? ` (${drills.length} of drills)` : ''} ${run.secs('reviewer')}\n`);
+  options.reporter.onLine?.(`build: reviewer   ${bundles.size} reviewer bundle${bundles.size === 1 ? '' : 's'}${drills.length ? ` (${drills.length} of drills)` : ''} ${run.secs('reviewer')}\n`);
   return bundles;
 }
 

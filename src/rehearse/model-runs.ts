@@ -16,6 +16,7 @@ import type { RetryPolicy, WaitPlan } from '../llm/retry.ts';
 import { runSession, type SessionClock } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import { modelRunReport } from './model-run-report.ts';
+import type { RehearsalReporter } from './reporter.ts';
 import type { ModelRunReport, RehearsalReport } from './report.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { loadPacketFiles } from '../judge/workspace.ts';
@@ -51,8 +52,8 @@ export interface ModelRunsOptions {
   clock: SessionClock;
   date: () => Date;
   fetch?: FetchLike;
-  onRun?: (run: ModelRunReport) => void;
-  onWait?: (packet: string, plan: WaitPlan, retry: number, model: string) => void;
+  /** Told of each run's end and of the waits before retries. */
+  reporter?: Pick<RehearsalReporter, 'onModelRunEnd' | 'onWait'>;
 }
 
 /** A folder name for a model: its id with anything but letters, digits, `.`, `_` and `-` turned into `_`. */
@@ -81,7 +82,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
     cells.map(({ packet, named, column }) =>
       sessions(async () => {
         const run = await runOne(o, { packet, named, client, gate, dir: o.outDir ? (models.length > 1 ? path.join(o.outDir, packet.id, folderOf(column)) : path.join(o.outDir, packet.id)) : null });
-        o.onRun?.(run);
+        o.reporter?.onModelRunEnd?.(run);
         return { run, column };
       }),
     ),
@@ -136,7 +137,7 @@ async function runOne(
     clock: o.clock,
     schedule: o.schedule,
     gate: cell.gate,
-    ...(o.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.onWait!(packet.id, plan, retry, model) } : {}),
+    ...(o.reporter?.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.reporter!.onWait!(packet.id, plan, retry, model) } : {}),
   });
   return modelRunReport(result, about);
 }

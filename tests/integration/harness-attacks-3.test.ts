@@ -34,7 +34,7 @@ import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import type { HarnessRecord } from '../../src/judge/harness/record.ts';
 import { harnessWorkspaces } from '../support/harness-workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';

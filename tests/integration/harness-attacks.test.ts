@@ -76,7 +76,7 @@ import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts'
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(root, 'tests/fixtures/attacks');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeRun, type JudgedRun } from '../../src/judge/judge-run.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
 /**

@@ -8,7 +8,7 @@ import { systemClock } from '../../src/rehearse/session.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import { failureModes, type Packet } from '../../src/packets/packet.ts';
 import { noCache } from '../../src/rehearse/cache.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { runModelRehearsals } from '../../src/rehearse/model-runs.ts';
 import { rehearse } from '../../src/rehearse/rehearse.ts';
 import type { ModelRunReport, RehearsalReport } from '../../src/rehearse/report.ts';

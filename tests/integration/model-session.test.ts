@@ -10,7 +10,7 @@ import { runSession, type SessionResult } from '../../src/rehearse/session.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
 /**
