@@ -12,6 +12,7 @@ import { DEFAULT_RETRY_POLICY } from '../src/llm/retry.ts';
 import { replyStoreFromDirs, startScriptedServer } from '../src/llm/scripted-server.ts';
 import { systemClock } from '../src/rehearse/session.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { codePackets } from '../src/packets/packet.ts';
 import { noCache } from '../src/rehearse/cache.ts';
 import { prepareRunEnvironment } from '../src/rehearse/environment.ts';
 import { rehearse } from '../src/rehearse/rehearse.ts';
@@ -25,7 +26,9 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+
+const packets = codePackets(loadedPackets);
 const dirs = new Map(sources.map((s) => [s.id, path.join(root, 'packets', s.folder)]));
 const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
 if (!prepared.ok) throw new Error(prepared.message);

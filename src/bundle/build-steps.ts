@@ -6,9 +6,8 @@ import { checkLoadedPackets, projectLintCache } from '../check/check-packets.ts'
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { LabTable } from '../labs/table.ts';
-import type { Drill } from '../packets/drill.ts';
 import { loadPackets } from '../packets/load.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket, Lab, Packet } from '../packets/packet.ts';
 import type { RunEnvironment } from '../rehearse/environment.ts';
 import type { Reporter } from '../rehearse/reporter.ts';
 import type { BuildSteps, LabTablesOutcome, RehearsalOutcome } from './build.ts';
@@ -85,7 +84,6 @@ type Sandboxed = { ok: true; environment: RunEnvironment; tables: LabTables; scr
 export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (packet: Pick<Packet, 'id' | 'dir'>) => PacketFileReader; dispose(): Promise<void> } {
   const packetsDir = path.resolve(o.cwd, o.packets);
   const folders = new Map<string, string>();
-  let drills: readonly Drill[] = [];
   let sandbox: Promise<Sandboxed> | undefined;
   let disposeSandbox: (() => Promise<void>) | undefined;
   // Prepared once, when the rehearsal or the labs first need it: the self-test, the interpreter,
@@ -122,11 +120,10 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
     async load() {
       const loaded = await loadPackets({ packetsDir: o.packets, cwd: o.cwd });
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
-      drills = loaded.drills;
       return loaded;
     },
-    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }, drills),
-    ...(o.rehearse ? { rehearse: (packets: Packet[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
+    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }),
+    ...(o.rehearse ? { rehearse: (packets: CodePacket[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
     labTables: (labs) => labTablesOf(o, sandboxed, labs, folders),
     lastReport: () => readReportFile(o.reportFile),
     // The last `packet mutate` run of each packet, in its default folder.
@@ -151,7 +148,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
 }
 
 /** Every lab's test table, as many at once as the rehearsal runs tests (cached, shared with `packet rehearse`). */
-async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Packet[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
+async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Lab[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
   const ready = await sandboxed();
   if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: diagnose(Errors.SandboxUnavailable, { file: o.packets }, { reason: ready.message }), exitCode: 2 };
   const [{ default: pLimit }, { loadPacketFiles }, { LabBundleErrors }] = await Promise.all([import('p-limit'), import('../judge/workspace.ts'), import('../errors/lab-catalog.ts')]);
@@ -171,7 +168,7 @@ async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed
  * The offline rehearsal, as `packet rehearse` runs it (and with its cache): the sandbox, and the
  * embedded scripted endpoint on 127.0.0.1 for the scripted replies, receipts kept in memory.
  */
-async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: Packet[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
+async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: CodePacket[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
   const [{ startScriptedServer, replyStoreFromDirs }, { rehearse }, { directoryCache }] = await Promise.all([
     import('../llm/scripted-server.ts'),
     import('../rehearse/rehearse.ts'),

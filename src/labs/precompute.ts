@@ -119,7 +119,7 @@ function resultsOf(record: Record<string, unknown>, expected: readonly string[],
 export async function precomputeLab(o: PrecomputeOptions): Promise<PrecomputeResult | { error: string }> {
   const { files } = o;
   const packet = files.packet;
-  const model: LabModel | undefined = packet.lab;
+  const model: LabModel | undefined = packet.kind === 'lab' ? packet.lab : undefined;
   if (!model) return { error: 'the packet is not a lab with resolved suggestions' };
   const discovery = unittestDiscovery(packet.prompt.data.test);
   if (!discovery) return { error: `the test command "${packet.prompt.data.test}" is not a unittest discovery` };

@@ -1,5 +1,5 @@
 import { z } from 'astro/zod';
-import type { Drill } from './drill.ts';
+import type { Drill } from './packet.ts';
 import { drillPromptSchema } from './schema/drill.ts';
 import { rubricSchema } from './schema/rubric.ts';
 

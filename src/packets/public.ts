@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import type { LabModel } from './lab-model.ts';
-import type { Packet } from './packet.ts';
+import type { CodePacket } from './packet.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
 import { countVisibleTests } from './visible-tests.ts';
@@ -81,7 +81,7 @@ export type PublicPacket = z.infer<typeof publicPacketSchema>;
 export const PUBLIC_TEXT_LIMIT = 64 * 1024;
 
 /** Project a packet onto its public view; `readStarter` gives a starter file's bytes. */
-export function publicPacket(packet: Packet, readStarter: (path: string) => Uint8Array | undefined = () => undefined): PublicPacket {
+export function publicPacket(packet: CodePacket, readStarter: (path: string) => Uint8Array | undefined = () => undefined): PublicPacket {
   const starter = packet.entries
     .filter((e) => e.kind === 'file' && e.path.startsWith('starter/'))
     .map((e) => {
@@ -100,7 +100,7 @@ export function publicPacket(packet: Packet, readStarter: (path: string) => Uint
     rubricBody: packet.rubric.body,
     starter,
     ...(visibleTests !== undefined ? { visibleTests } : {}),
-    ...(packet.lab ? { lab: publicLab(packet.lab) } : {}),
+    ...(packet.kind === 'lab' && packet.lab ? { lab: publicLab(packet.lab) } : {}),
   };
 }
 

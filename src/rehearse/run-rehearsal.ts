@@ -14,7 +14,7 @@ import type { KitIdentity } from '../kit/identity.ts';
 import type { WaitPlan } from '../llm/retry.ts';
 import { replyStoreFromDirs, startScriptedServer } from '../llm/scripted-server.ts';
 import { redact } from '../llm/stable-json.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import type { RunEnvironment } from './environment.ts';
@@ -56,7 +56,7 @@ export interface LiveModelOptions {
 
 /** Everything a rehearsal run needs. */
 export interface RunRehearsalOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
   environment: RunEnvironment;

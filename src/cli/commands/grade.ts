@@ -60,9 +60,8 @@ export async function gradeCommand(args: string[], io: CliIo): Promise<number> {
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd });
   const packet = loaded.packets.find((p) => p.id === id);
   const source = loaded.sources.find((s) => s.id === id);
-  const kind = packet?.prompt.data.kind ?? (loaded.drills.some((d) => d.id === id) ? 'drill' : undefined);
-  if (kind && kind !== 'takehome') {
-    const d = diagnose(GradeErrors.PacketNotTakehome, { file: `${values.packets}/${id}` }, { id, kind });
+  if (packet && packet.kind !== 'takehome') {
+    const d = diagnose(GradeErrors.PacketNotTakehome, { file: `${values.packets}/${id}` }, { id, kind: packet.kind });
     io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
     return 2;
   }

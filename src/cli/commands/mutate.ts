@@ -114,8 +114,8 @@ export async function mutateCommand(args: string[], io: CliIo): Promise<number> 
     io.err(`packet mutate: fix the errors above first (\`npx packet check ${id}\` lists them).\n`);
     return 1;
   }
-  if (packet.prompt.data.kind !== 'takehome') {
-    io.err(`packet mutate: "${id}" is a ${packet.prompt.data.kind}; mutants are proposed against a take-home's sample (kind: takehome).\n`);
+  if (packet.kind !== 'takehome') {
+    io.err(`packet mutate: "${id}" is a ${packet.kind}; mutants are proposed against a take-home's sample (kind: takehome).\n`);
     return 1;
   }
   const packetDir = path.join(path.resolve(io.cwd, values.packets), loaded.sources.find((s) => s.id === id)!.folder);

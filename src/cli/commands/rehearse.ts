@@ -10,6 +10,7 @@ import { endpointFrom, parseEndpoint } from '../../llm/endpoint.ts';
 import { classInfo } from '../../llm/error-class.ts';
 import { redact } from '../../llm/stable-json.ts';
 import { loadPackets } from '../../packets/load.ts';
+import { codePackets } from '../../packets/packet.ts';
 import { directoryCache, noCache } from '../../rehearse/cache.ts';
 import { KIT_ROOT, kitFingerprint } from '../../kit/fingerprint.ts';
 import { prepareRunEnvironment } from '../../rehearse/environment.ts';
@@ -209,6 +210,7 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
   const sayErr = (text: string) => io.err(apiKey ? redact(text, [apiKey]) : text);
 
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd, ids: positionals });
+  const withCode = codePackets(loaded.packets);
   const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error'));
   if (errors.length) {
     io.err(formatDiagnosticsText(errors, { cwd: io.cwd, frames: false, color: false }));
@@ -217,7 +219,7 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
   }
   if (models) {
     const ignored = new Set<string>();
-    for (const p of loaded.packets) for (const i of effectiveBudget(p.prompt.data.budget, budgetFlags).ignored) ignored.add(`${p.id}: ${i}`);
+    for (const p of withCode) for (const i of effectiveBudget(p.prompt.data.budget, budgetFlags).ignored) ignored.add(`${p.id}: ${i}`);
     if (ignored.size) printDiagnostic(io, diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
   }
   const sandbox = await prepareSandbox(io, values, live);
@@ -225,8 +227,8 @@ export async function rehearseCommand(args: string[], io: CliIo): Promise<number
   const { environment, scratchRoot } = sandbox;
   const packetsDir = path.resolve(io.cwd, values.packets);
   const reportFile = path.resolve(io.cwd, values.report);
-  const packets = shard ? selectShard(loaded.packets, (p) => p.id, shard) : loaded.packets;
-  if (shard) say(`shard ${shard.index}/${shard.count}: ${packets.length} of ${loaded.packets.length} packet${loaded.packets.length === 1 ? '' : 's'}\n`);
+  const packets = shard ? selectShard(withCode, (p) => p.id, shard) : withCode;
+  if (shard) say(`shard ${shard.index}/${shard.count}: ${packets.length} of ${withCode.length} packet${withCode.length === 1 ? '' : 's'}\n`);
   const fingerprint = kitFingerprint(KIT_ROOT);
   try {
     const reporter = terminalReporter(say, { tty: io.isTTY, color: io.isTTY });
