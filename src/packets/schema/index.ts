@@ -20,15 +20,8 @@ export type PartName = (typeof PART_FILES)[number];
 /** One of a take-home's four parts. */
 export type TakehomePartName = (typeof PARTS)[number];
 
-/** The kinds of packet. */
+/** The kinds of packet; each is described once, in packets/kinds/ (its parts, schema, checks, public view). */
 export type PacketKind = 'takehome' | 'lab' | 'drill';
-
-/** The part files each kind of packet has. */
-export const PARTS_OF_KIND: Readonly<Record<PacketKind, readonly PartName[]>> = {
-  takehome: PARTS,
-  lab: ['prompt', 'rubric', 'assistant'],
-  drill: ['prompt', 'rubric', 'assistant'],
-};
 
 /** The frontmatter schema of each part. */
 export const PART_SCHEMAS = {
