@@ -2,7 +2,7 @@ import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import type { EntryKind } from '../packets/source.ts';
-import type { CodePacket } from '../packets/packet.ts';
+import { labModelOf, type CodePacket } from '../packets/packet.ts';
 import { zipPathProblem } from './zip-writer.ts';
 
 /**
@@ -50,7 +50,7 @@ export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
 
 /** The name of the kit's own readme in a packet's zip: a lab's codebase keeps its README.md (the rules), so the kit's is PACKET.md. */
 export function readmeName(packet: CodePacket): string {
-  return packet.kind === 'lab' && packet.lab ? 'PACKET.md' : 'README.md';
+  return labModelOf(packet) ? 'PACKET.md' : 'README.md';
 }
 
 /**

@@ -3,8 +3,7 @@ import type { RootContent } from 'mdast';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { describeCounts, describeScore, type MutationReport } from '../mutate/report.ts';
 import type { LabTable } from '../labs/table.ts';
-import type { Drill } from '../packets/packet.ts';
-import { failureModes, type CodePacket } from '../packets/packet.ts';
+import { failureModes, labModelOf, type CodePacket, type Drill } from '../packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
 import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
 import { refusalOf } from './file-policy.ts';
@@ -176,8 +175,9 @@ export async function buildReviewerBundle(
   }
   const enc = new TextEncoder();
   files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: (packet.kind === 'takehome' ? packet.failures : packet.assistant).file, verbatim: false });
-  if (packet.kind === 'lab' && packet.lab && options.labTable) {
-    files.push({ path: LAB_KEY_FILE, bytes: enc.encode(`${JSON.stringify(labReviewerKey(packet.lab, options.labTable), null, 2)}\n`), file: `${packet.dir} (lab key)`, verbatim: false });
+  const lab = labModelOf(packet);
+  if (lab && options.labTable) {
+    files.push({ path: LAB_KEY_FILE, bytes: enc.encode(`${JSON.stringify(labReviewerKey(lab, options.labTable), null, 2)}\n`), file: `${packet.dir} (lab key)`, verbatim: false });
   }
   if (options.rehearsal) files.push({ path: 'REHEARSAL.json', bytes: enc.encode(rehearsalJson(options.rehearsal)), file: `${packet.dir} (rehearsal report)`, verbatim: false });
   if (options.mutation?.schemaJson) files.push({ path: 'MUTATION.json', bytes: enc.encode(options.mutation.schemaJson), file: `${packet.dir} (mutation report)`, verbatim: false });

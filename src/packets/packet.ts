@@ -101,6 +101,11 @@ export function packetsOfKind<K extends Packet['kind']>(packets: readonly Packet
   return packets.filter((p): p is PacketOf<K> => p.kind === kind);
 }
 
+/** A lab's suggestions resolved against its starter; none for another kind, or for a lab whose suggestions do not resolve. */
+export function labModelOf(packet: Packet): LabModel | undefined {
+  return packet.kind === 'lab' ? packet.lab : undefined;
+}
+
 /** A take-home's failure modes; none for another kind. */
 export function failureModes(packet: Packet): Takehome['failures']['data']['modes'] {
   return packet.kind === 'takehome' ? packet.failures.data.modes : [];

@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import type { LabModel } from './lab-model.ts';
-import type { CodePacket } from './packet.ts';
+import { labModelOf, type CodePacket } from './packet.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
 import { countVisibleTests } from './visible-tests.ts';
@@ -91,6 +91,7 @@ export function publicPacket(packet: CodePacket, readStarter: (path: string) => 
       return { path, size: e.size, sha256: e.sha256, ...(text !== undefined ? { text } : {}) };
     });
   const visibleTests = countVisibleTests(packet.prompt.data.language, starter);
+  const lab = labModelOf(packet);
   return {
     id: packet.id,
     digest: packet.digest,
@@ -100,7 +101,7 @@ export function publicPacket(packet: CodePacket, readStarter: (path: string) => 
     rubricBody: packet.rubric.body,
     starter,
     ...(visibleTests !== undefined ? { visibleTests } : {}),
-    ...(packet.kind === 'lab' && packet.lab ? { lab: publicLab(packet.lab) } : {}),
+    ...(lab ? { lab: publicLab(lab) } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import { compileSignal, describeSearch, findSignal, type SignalHit } from '../judge/signals.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, type PacketFiles, type Submission } from '../judge/workspace.ts';
-import { failureModes, type CodePacket } from '../packets/packet.ts';
+import { failureModes, labModelOf, type CodePacket } from '../packets/packet.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import { labTables, type LabTables } from '../labs/table-cache.ts';
 import { defect } from './defect.ts';
@@ -205,7 +205,7 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
     r.onCheck?.(c);
   };
   const files = await loadPacketFiles(packet, packetDir);
-  if (packet.kind === 'lab' && packet.lab) {
+  if (labModelOf(packet)) {
     const tables = r.labTables ?? labTables({ runner: r.runner, scratchDir: r.scratchDir, dir: null, interpreter: null, kit: '' });
     for (const check of await rehearseLab(r, files, tables)) push(check);
     return reportOf(r, checks, started);
