@@ -1,8 +1,11 @@
+import type { KINDS } from './kinds/index.ts';
+import type { KindDescriptor } from './kinds/kind.ts';
 import type { LabModel } from './lab-model.ts';
 import type { PacketEntry } from './source.ts';
-import type { Part, PartData } from './part.ts';
-import type { DrillDiff } from './schema/assistant.ts';
-import type { DrillPromptFrontmatter } from './schema/drill.ts';
+
+export type { Drill } from './kinds/drill.ts';
+export type { Lab } from './kinds/lab.ts';
+export type { Takehome } from './kinds/takehome.ts';
 
 /** The code trees of a packet, each a sorted list of paths relative to the tree's root. */
 export interface PacketTrees {
@@ -37,48 +40,14 @@ export interface PacketBase {
   entries: PacketEntry[];
 }
 
-/** A take-home: the four parts and the code trees (starter, sample, hidden tests, mutants, replies). Rules in kinds/takehome.ts. */
-export interface Takehome extends PacketBase {
-  kind: 'takehome';
-  prompt: Part<PartData<'prompt'>>;
-  rubric: Part<PartData<'rubric'>>;
-  /** The labeled sample. */
-  sample: Part<PartData<'sample'>>;
-  /** The failure catalog. */
-  failures: Part<PartData<'failures'>>;
-  /** The code trees. */
-  trees: PacketTrees;
-}
-
-/** A lab: prompt, rubric and the scripted assistant's suggestions over a starter. Rules in kinds/lab.ts. */
-export interface Lab extends PacketBase {
-  kind: 'lab';
-  prompt: Part<PartData<'prompt'>>;
-  rubric: Part<PartData<'rubric'>>;
-  /** The scripted assistant (`assistant.mdx`). */
-  assistant: Part<PartData<'assistant'>>;
-  /** The suggestions resolved against the starter: regions, segments, versions. Absent when they do not resolve (the load reports why). */
-  lab?: LabModel;
-  /** The code trees. */
-  trees: PacketTrees;
-}
+/** The packet type a kind descriptor describes. */
+export type PacketOfDescriptor<D> = D extends KindDescriptor<infer P> ? P : never;
 
 /**
- * A drill: the review round of N diffs. It runs no code and ships no zip: the candidate reviews
- * the diffs on the site and hands in an answer sheet; the key of each diff is reviewer material.
- * Rules in kinds/drill.ts.
+ * A loaded, validated packet of any kind (`Takehome | Lab | Drill`); narrow it with `kind`. The
+ * union is the list of kinds in kinds/index.ts: each kind's type sits in its own file there.
  */
-export interface Drill extends PacketBase {
-  kind: 'drill';
-  prompt: Part<DrillPromptFrontmatter>;
-  rubric: Part<PartData<'rubric'>>;
-  assistant: Part<PartData<'assistant'>>;
-  /** The diffs, in order (`assistant.data.diffs`). */
-  diffs: DrillDiff[];
-}
-
-/** A loaded, validated packet of any kind; narrow it with `kind`. The kinds are listed in kinds/index.ts. */
-export type Packet = Takehome | Lab | Drill;
+export type Packet = PacketOfDescriptor<(typeof KINDS)[number]>;
 
 /** A packet of the given kind. */
 export type PacketOf<K extends Packet['kind']> = Extract<Packet, { kind: K }>;
@@ -107,6 +76,6 @@ export function labModelOf(packet: Packet): LabModel | undefined {
 }
 
 /** A take-home's failure modes; none for another kind. */
-export function failureModes(packet: Packet): Takehome['failures']['data']['modes'] {
+export function failureModes(packet: Packet): PacketOf<'takehome'>['failures']['data']['modes'] {
   return packet.kind === 'takehome' ? packet.failures.data.modes : [];
 }

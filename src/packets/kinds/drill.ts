@@ -9,13 +9,26 @@ import { LabErrors } from '../../errors/lab-catalog.ts';
 import { rubricChecks } from '../cross-checks.ts';
 import { diffLines } from '../diff-lines.ts';
 import { packetDigest } from '../digest.ts';
-import type { Drill } from '../packet.ts';
-import type { Part } from '../part.ts';
+import type { PacketBase } from '../packet.ts';
+import type { Part, PartData } from '../part.ts';
 import { placeOf } from '../place.ts';
 import { publicDrill } from '../public-drill.ts';
-import { drillPromptSchema, type AssistantFrontmatter, type DrillPromptFrontmatter } from '../schema/index.ts';
+import { drillPromptSchema, type AssistantFrontmatter, type DrillDiff, type DrillPromptFrontmatter } from '../schema/index.ts';
 import type { PacketEntry } from '../source.ts';
 import { defineKind, kindPartMissing, type KindDescriptor } from './kind.ts';
+
+/**
+ * A drill: the review round of N diffs. It runs no code and ships no zip: the candidate reviews
+ * the diffs on the site and hands in an answer sheet; the key of each diff is reviewer material.
+ */
+export interface Drill extends PacketBase {
+  kind: 'drill';
+  prompt: Part<DrillPromptFrontmatter>;
+  rubric: Part<PartData<'rubric'>>;
+  assistant: Part<PartData<'assistant'>>;
+  /** The diffs, in order (`assistant.data.diffs`). */
+  diffs: DrillDiff[];
+}
 
 /** Problems of a drill's assistant part and folder. */
 export function drillChecks(dir: string, assistant: Part<AssistantFrontmatter>, entries: readonly PacketEntry[]): Diagnostic[] {

@@ -7,9 +7,11 @@ import { takehomeKind } from './takehome.ts';
 export type { KindDescriptor, SiteCollection, ValidParts } from './kind.ts';
 
 /**
- * Every kind of packet, the one list of them: the loader, the lint and the site read each
- * kind's parts, schema, checks and public view from here. The first is the kind of a prompt
- * that names none.
+ * Every kind of packet, the one list of them: the `Packet` union is made of the kinds listed
+ * here, and the loader, the lint and the site read each kind's parts, prompt schema, checks and
+ * public view from its descriptor. The first is the kind of a prompt that names none. A new kind
+ * is a file beside these (its packet type and its descriptor), its line here, and its value in
+ * the `kind` field of the prompt schema (tests/unit/packets/kinds.test.ts checks they agree).
  */
 export const KINDS = [takehomeKind, labKind, drillKind] as const;
 

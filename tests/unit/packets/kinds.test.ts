@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { KINDS, kindNamed, kindOf, type KindDescriptor } from '../../../src/packets/kinds/index.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
-import { codePackets, hasCode, packetsOfKind, type Packet } from '../../../src/packets/packet.ts';
+import { codePackets, hasCode, packetsOfKind, type CodePacket, type Drill, type Lab, type Packet, type Takehome } from '../../../src/packets/packet.ts';
 import { declaredKind } from '../../../src/packets/parse.ts';
 import { publicDrillSchema } from '../../../src/packets/public-drill.ts';
 import { publicPacketSchema } from '../../../src/packets/public.ts';
@@ -21,6 +21,13 @@ describe('the kind list', () => {
     expect([...names].sort()).toEqual([...promptSchema.shape.kind.options].sort());
     for (const kind of KINDS) expect(kindNamed(kind.kind)).toBe(kind);
     expect(() => kindNamed('quiz' as PacketKind)).toThrow(/not in the list of kinds/);
+  });
+
+  it('is the Packet union: one member per kind, narrowed by `kind`', () => {
+    expectTypeOf<Packet>().toEqualTypeOf<Takehome | Lab | Drill>();
+    expectTypeOf<Packet['kind']>().toEqualTypeOf<(typeof KINDS)[number]['kind']>();
+    expectTypeOf<Packet['kind']>().toEqualTypeOf<PacketKind>();
+    expectTypeOf<CodePacket>().toEqualTypeOf<Takehome | Lab>();
   });
 
   it('gives every kind a prompt and a rubric, and parts the loader knows', () => {
