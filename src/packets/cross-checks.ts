@@ -3,9 +3,10 @@ import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { LabErrors } from '../errors/lab-catalog.ts';
 import type { KindDescriptor } from './kinds/kind.ts';
-import { MUTANTS_REPLY, type CodePacket, type Takehome } from './packet.ts';
+import { MUTANTS_REPLY, type CodePacketBase } from './packet-base.ts';
 import type { Part } from './part.ts';
 import { placeOf } from './place.ts';
+import type { FailuresFrontmatter } from './schema/failures.ts';
 import type { RubricFrontmatter } from './schema/rubric.ts';
 
 /** Files over this size in a tree are warned about. */
@@ -40,7 +41,7 @@ export function rubricChecks(rubric: Part<RubricFrontmatter>, kind: Pick<KindDes
  * named by caps, overlays and replies that exist; a take-home passes its `failures`, and then
  * its sample tree is required), globs that match, trees that exist.
  */
-export function crossCheck(packet: CodePacket, kind: Pick<KindDescriptor, 'word' | 'autoChecks'>, failures?: Takehome['failures']): Diagnostic[] {
+export function crossCheck(packet: CodePacketBase, kind: Pick<KindDescriptor, 'word' | 'autoChecks'>, failures?: Part<FailuresFrontmatter>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { prompt, rubric, trees } = packet;
   const rowIds = rubric.data.rows.map((r) => r.id);

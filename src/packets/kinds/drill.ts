@@ -9,7 +9,7 @@ import { LabErrors } from '../../errors/lab-catalog.ts';
 import { rubricChecks } from '../cross-checks.ts';
 import { diffLines } from '../diff-lines.ts';
 import { packetDigest } from '../digest.ts';
-import type { PacketBase } from '../packet.ts';
+import type { PacketBase } from '../packet-base.ts';
 import type { Part, PartData } from '../part.ts';
 import { placeOf } from '../place.ts';
 import { publicDrill } from '../public-drill.ts';

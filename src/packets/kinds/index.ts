@@ -1,10 +1,12 @@
-import type { Packet } from '../packet.ts';
 import { drillKind } from './drill.ts';
 import type { KindDescriptor } from './kind.ts';
 import { labKind } from './lab.ts';
 import { takehomeKind } from './takehome.ts';
 
 export type { KindDescriptor, SiteCollection, ValidParts } from './kind.ts';
+export type { Drill } from './drill.ts';
+export type { Lab } from './lab.ts';
+export type { Takehome } from './takehome.ts';
 
 /**
  * Every kind of packet, the one list of them: the `Packet` union is made of the kinds listed
@@ -14,6 +16,12 @@ export type { KindDescriptor, SiteCollection, ValidParts } from './kind.ts';
  * the `kind` field of the prompt schema (tests/unit/packets/kinds.test.ts checks they agree).
  */
 export const KINDS = [takehomeKind, labKind, drillKind] as const;
+
+/** The packet type a kind descriptor describes. */
+export type PacketOfDescriptor<D> = D extends KindDescriptor<infer P> ? P : never;
+
+/** A loaded, validated packet of any kind (`Takehome | Lab | Drill`): the kinds of the list above; narrow it with `kind`. */
+export type Packet = PacketOfDescriptor<(typeof KINDS)[number]>;
 
 /** The descriptor of a kind. */
 export function kindNamed<K extends Packet['kind']>(kind: K): KindDescriptor<Extract<Packet, { kind: K }>> {

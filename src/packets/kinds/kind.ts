@@ -2,7 +2,7 @@ import type { z } from 'astro/zod';
 import { diagnose } from '../../errors/catalog.ts';
 import { LabErrors } from '../../errors/lab-catalog.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
-import type { Packet, PacketBase } from '../packet.ts';
+import type { PacketBase } from '../packet-base.ts';
 import type { Part, PartData } from '../part.ts';
 import type { PartName } from '../schema/index.ts';
 import type { PacketSource } from '../source.ts';
@@ -19,7 +19,7 @@ export type SiteCollection = 'packets' | 'drills';
  * packet (with its own cross-file checks) and what of it the site shows. The loader, the lint
  * and the site read these; a new kind is a new descriptor in kinds/index.ts.
  */
-export interface KindDescriptor<P extends PacketBase & { kind: string } = Packet> {
+export interface KindDescriptor<P extends PacketBase & { kind: string } = PacketBase & { kind: string }> {
   /** The kind, as `prompt.mdx` declares it (`kind: lab`). */
   kind: P['kind'];
   /** The kind in words, in diagnostics: `take-home`. */

@@ -12,7 +12,7 @@ import { crossCheck } from '../cross-checks.ts';
 import { packetDigest } from '../digest.ts';
 import { resolveLab } from '../lab-model.ts';
 import type { LabModel } from '../lab-model.ts';
-import type { PacketBase, PacketTrees } from '../packet.ts';
+import type { CodePacketBase } from '../packet-base.ts';
 import type { Part, PartData } from '../part.ts';
 import { placeOf } from '../place.ts';
 import { publicPacket } from '../public.ts';
@@ -22,16 +22,12 @@ import { unittestDiscovery } from '../unittest-command.ts';
 import { defineKind, kindPartMissing, type KindDescriptor } from './kind.ts';
 
 /** A lab: prompt, rubric and the scripted assistant's suggestions over a starter. */
-export interface Lab extends PacketBase {
+export interface Lab extends CodePacketBase {
   kind: 'lab';
-  prompt: Part<PartData<'prompt'>>;
-  rubric: Part<PartData<'rubric'>>;
   /** The scripted assistant (`assistant.mdx`). */
   assistant: Part<PartData<'assistant'>>;
   /** The suggestions resolved against the starter: regions, segments, versions. Absent when they do not resolve (the load reports why). */
   lab?: LabModel;
-  /** The code trees. */
-  trees: PacketTrees;
 }
 
 /** Problems of a lab's assistant part against its prompt. */

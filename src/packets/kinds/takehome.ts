@@ -1,24 +1,20 @@
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import { crossCheck } from '../cross-checks.ts';
 import { packetDigest } from '../digest.ts';
-import type { PacketBase, PacketTrees } from '../packet.ts';
+import type { CodePacketBase } from '../packet-base.ts';
 import type { Part, PartData } from '../part.ts';
 import { publicPacket } from '../public.ts';
 import { PARTS, promptSchema } from '../schema/index.ts';
 import { treesOf } from '../trees.ts';
 import { defineKind, type KindDescriptor } from './kind.ts';
 
-/** A take-home: the four parts and the code trees (starter, sample, hidden tests, mutants, replies). Its rules are below. */
-export interface Takehome extends PacketBase {
+/** A take-home: the four parts and the code trees (starter, sample, hidden tests, mutants, replies). */
+export interface Takehome extends CodePacketBase {
   kind: 'takehome';
-  prompt: Part<PartData<'prompt'>>;
-  rubric: Part<PartData<'rubric'>>;
   /** The labeled sample. */
   sample: Part<PartData<'sample'>>;
   /** The failure catalog. */
   failures: Part<PartData<'failures'>>;
-  /** The code trees. */
-  trees: PacketTrees;
 }
 
 /** A take-home: the candidate changes a starter until the hidden tests pass; the sample, the failure catalog and the mutants prove the packet. */
