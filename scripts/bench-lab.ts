@@ -13,6 +13,7 @@ import { precomputeLab } from '../src/labs/precompute.ts';
 import { allPass, type LabTable } from '../src/labs/table.ts';
 import { composeLab, statesOfIndex } from '../src/packets/lab-compose.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { packetsOfKind } from '../src/packets/packet.ts';
 import { openRunContext } from '../src/runs/context.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -25,7 +26,9 @@ function median(xs: number[]): number {
 
 /** Every combination of a lab, one sandbox run each, sequentially; whether each was green. */
 async function naive(files: PacketFiles, runner: TestRunner, scratch: string): Promise<boolean[]> {
-  const lab = files.packet.lab!;
+  const packet = files.packet;
+  if (packet.kind !== 'lab' || !packet.lab) throw new Error(`${packet.id} is not a lab with resolved suggestions`);
+  const lab = packet.lab;
   const out: boolean[] = [];
   for (let index = 0; index < 3 ** lab.suggestions.length; index++) {
     const submission = { files: composeLab(lab, statesOfIndex(index, lab.suggestions.length)), deleted: [] };
@@ -43,7 +46,8 @@ async function naive(files: PacketFiles, runner: TestRunner, scratch: string): P
 }
 
 export async function benchLab(): Promise<void> {
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const packets = packetsOfKind(loadedPackets, 'lab');
   const wanted = process.env.BENCH_LABS?.split(',');
   const labs = packets.filter((p) => p.lab && (wanted ? wanted.includes(p.id) : 3 ** p.lab.suggestions.length <= 81));
   if (!labs.length) throw new Error('no lab to measure');

@@ -9,6 +9,7 @@ import { createLedger } from '../src/llm/ledger.ts';
 import { DEFAULT_RETRY_POLICY } from '../src/llm/retry.ts';
 import { systemClock } from '../src/runs/turn-loop.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { codePackets } from '../src/packets/packet.ts';
 import { noCache } from '../src/rehearse/cache.ts';
 import { openRunContext } from '../src/runs/context.ts';
 import { rehearse } from '../src/rehearse/rehearse.ts';
@@ -22,7 +23,9 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+
+const packets = codePackets(loadedPackets);
 const dirs = new Map(sources.map((s) => [s.id, path.join(root, 'packets', s.folder)]));
 // The sandbox in a scratch root of the run's own, and the scripted endpoint, as every command has them.
 const ctx = openRunContext('bench', { env: process.env, cwd: root, now: () => new Date() }, { unconfined: false, packets: 'packets' })!;

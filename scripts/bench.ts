@@ -25,6 +25,7 @@ import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { codePackets } from '../src/packets/packet.ts';
 import { MUTANTS_REPLY } from '../src/packets/packet.ts';
 import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
@@ -46,7 +47,8 @@ function time(fn: () => void): number {
 }
 
 async function benchRehearsal(): Promise<void> {
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const packets = codePackets(loadedPackets);
   const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
   const python = await resolver.python();
   if ('error' in python) throw new Error(python.error);
@@ -228,7 +230,8 @@ async function benchBuild(generatedOnly: boolean): Promise<void> {
 async function benchGrade(): Promise<void> {
   const n = Number(process.env.BENCH_SUBMISSIONS ?? 12);
   const id = 'fetch-retry-ticket';
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: [id] });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: [id] });
+  const packets = codePackets(loadedPackets);
   const packet = packets[0]!;
   const dir = path.join(root, 'packets', sources[0]!.folder);
   const files = await loadPacketFiles(packet, dir);
@@ -354,7 +357,8 @@ async function benchShards(): Promise<void> {
 
 /** `packet mutate` on each packet with scripted mutants: the time per judged mutant against the bare test command on the sample's workspace. */
 async function benchMutate(): Promise<void> {
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const packets = codePackets(loadedPackets);
   const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
   const python = await resolver.python();
   if ('error' in python) throw new Error(python.error);

@@ -5,9 +5,8 @@ import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { LabTable } from '../labs/table.ts';
-import type { Drill } from '../packets/drill.ts';
 import { loadPackets } from '../packets/load.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket, Lab, Packet } from '../packets/packet.ts';
 import type { RehearsalReporter } from '../rehearse/reporter.ts';
 import type { ReadySandbox, RunContext, RunHost } from '../runs/context.ts';
 import type { BuildReporter, BuildSteps, LabTablesOutcome, RehearsalOutcome } from './build.ts';
@@ -74,7 +73,6 @@ type Sandboxed = { ok: true; ctx: RunContext; ready: ReadySandbox; tables: LabTa
 export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (packet: Pick<Packet, 'id' | 'dir'>) => PacketFileReader; dispose(): Promise<void> } {
   const packetsDir = path.resolve(o.cwd, o.packets);
   const folders = new Map<string, string>();
-  let drills: readonly Drill[] = [];
   let sandbox: Promise<Sandboxed> | undefined;
   let context: RunContext | undefined;
   // Prepared once, when the rehearsal or the labs first need it: the run context's sandbox, in a
@@ -92,11 +90,10 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
     async load() {
       const loaded = await loadPackets({ packetsDir: o.packets, cwd: o.cwd });
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
-      drills = loaded.drills;
       return loaded;
     },
-    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }, drills),
-    ...(o.rehearse ? { rehearse: (packets: Packet[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
+    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }),
+    ...(o.rehearse ? { rehearse: (packets: CodePacket[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
     labTables: (labs) => labTablesOf(o, sandboxed, labs, folders),
     lastReport: () => readReportFile(o.reportFile),
     // The last `packet mutate` run of each packet, in its default folder.
@@ -121,7 +118,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
 }
 
 /** Every lab's test table, as many at once as the rehearsal runs tests (cached, shared with `packet rehearse`). */
-async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Packet[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
+async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Lab[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
   const ready = await sandboxed();
   if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: ready.diagnostic, exitCode: 2 };
   const [{ default: pLimit }, { loadPacketFiles }, { LabBundleErrors }] = await Promise.all([import('p-limit'), import('../judge/workspace.ts'), import('../errors/lab-catalog.ts')]);
@@ -141,7 +138,7 @@ async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed
  * The offline rehearsal, as `packet rehearse` runs it (and with its cache): the sandbox, and the
  * embedded scripted endpoint on 127.0.0.1 for the scripted replies, receipts kept in memory.
  */
-async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: Packet[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
+async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: CodePacket[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
   const [{ rehearse }, { jsonReportFile }, { directoryCache }] = await Promise.all([
     import('../rehearse/rehearse.ts'),
     import('../rehearse/report-file.ts'),

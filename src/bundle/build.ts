@@ -4,8 +4,7 @@ import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
-import type { Drill } from '../packets/drill.ts';
-import type { Packet } from '../packets/packet.ts';
+import { codePackets, packetsOfKind, type CodePacket, type Lab, type Packet, type PacketOf } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
 import type { RunMessages } from '../runs/reporter.ts';
@@ -48,9 +47,8 @@ export type LabTablesOutcome = { ok: true; tables: ReadonlyMap<string, LabTable>
 
 /** What loading the packets gave. */
 export interface LoadedPackets {
+  /** The packets of every kind; drills run no code (no zip, no rehearsal: a page and a reviewer key). */
   packets: Packet[];
-  /** The drills (they run no code: no zip, no rehearsal; a page and a reviewer key). */
-  drills?: Drill[];
   sources: readonly { id: string; dir: string }[];
   diagnostics: Diagnostic[];
 }
@@ -62,17 +60,17 @@ export interface BuildSteps {
   /** The rest of `packet check` on the loaded packets: file names, lint and version drift. */
   lint(packets: readonly Packet[]): Promise<Diagnostic[]>;
   /** The offline rehearsal (cached); absent with `--skip-rehearse`. */
-  rehearse?(packets: Packet[]): Promise<RehearsalOutcome>;
+  rehearse?(packets: CodePacket[]): Promise<RehearsalOutcome>;
   /** The labs' test tables (cached, shared with the rehearsal): every combination run in the sandbox. Without it, lab pages have no table. */
-  labTables?(labs: Packet[]): Promise<LabTablesOutcome>;
+  labTables?(labs: Lab[]): Promise<LabTablesOutcome>;
   /** The last rehearsal report on disk, for the reviewer bundles of a build that skips the rehearsal. */
   lastReport(): Promise<RehearsalReport | undefined>;
   /** A packet's last mutation run on disk (`packet mutate`), for its reviewer bundle; none when absent. */
-  lastMutation?(packet: Packet): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
+  lastMutation?(packet: CodePacket): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
   /** The Astro build into `outDir`, with the manifest at `manifestFile`; `signal` stops it. */
   buildSite(args: { outDir: string; manifestFile: string; signal: AbortSignal }): Promise<SiteBuildResult>;
   /** The site's search index of the packets, written into `outputDir`; absent: the site has none. */
-  searchIndex?(packets: readonly Packet[], outputDir: string): Promise<SearchIndexResult>;
+  searchIndex?(packets: readonly CodePacket[], outputDir: string): Promise<SearchIndexResult>;
 }
 
 /**
@@ -155,13 +153,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       options.reporter.onPacketDiagnostics?.(loaded.diagnostics);
       checkGate(run, options.cwd, loaded, loaded.diagnostics);
     }
-    const { packets } = loaded;
+    const packets = codePackets(loaded.packets);
     // 2. the rehearsal starts now, in its sandboxes.
     const rehearse = options.steps.rehearse;
     const rehearsal = rehearse ? settle(run.timed('rehearse', () => rehearse(packets))) : undefined;
     if (rehearsal) run.pending.push(rehearsal);
-    const drills = loaded.drills ?? [];
-    const labs = packets.filter((p) => p.lab);
+    const drills = packetsOfKind(loaded.packets, 'drill');
+    const labs = packetsOfKind(packets, 'lab').filter((p) => p.lab);
     const labTables = options.steps.labTables;
     const tabled = labs.length && labTables ? settle(run.timed('labs', () => labTables(labs))) : undefined;
     if (tabled) run.pending.push(tabled);
@@ -172,7 +170,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const search = searchIndex && siteBuild ? settle(run.timed('search', () => searchIndex(packets, searchDir))) : undefined;
     if (search) run.pending.push(search);
     // 1b. meanwhile: the lint, then the check gate.
-    const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(packets))))];
+    const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(loaded.packets))))];
     options.reporter.onPacketDiagnostics?.(checkDiagnostics);
     checkGate(run, options.cwd, loaded, checkDiagnostics);
     const valid = packets.length + drills.length;
@@ -202,7 +200,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     );
     // Secret texts that are not files (each lab suggestion's and drill diff's key), and public
     // texts that are not packet files (the offered suggestions, the drills' pages, the kit's own docs).
-    const keyed = [...packets, ...drills];
+    const keyed = [...packetsOfKind(packets, 'lab'), ...drills];
     const extra = {
       secret: keyed.flatMap(keyTexts),
       public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, d.rubric.text]), ...(options.kitTexts ?? [])],
@@ -259,7 +257,7 @@ function checkGate(run: BuildRun, cwd: string, loaded: LoadedPackets, list: read
 async function zipsAndSite(
   run: BuildRun,
   options: BuildOptions,
-  packets: readonly Packet[],
+  packets: readonly CodePacket[],
   staging: string,
   rehearsal: RehearsalStatus,
 ): Promise<{ zipped: Settled<CandidateZips>; siteBuild: Promise<Settled<SiteBuildResult>> | undefined }> {
@@ -302,7 +300,7 @@ async function rehearsalGate(run: BuildRun, options: BuildOptions, rehearsal: Pr
 }
 
 /** The labs' gate: every lab has its test table, or the build stops naming the lab. */
-async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Packet[], tabled: Promise<Settled<LabTablesOutcome>> | undefined): Promise<ReadonlyMap<string, LabTable>> {
+async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Lab[], tabled: Promise<Settled<LabTablesOutcome>> | undefined): Promise<ReadonlyMap<string, LabTable>> {
   if (!tabled) {
     if (labs.length) options.reporter.onLine?.(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
     return new Map();
@@ -315,7 +313,7 @@ async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Pac
 }
 
 /** The zips' gate: every packet has its zip, or the build stops naming the refused files. */
-function zipsGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], zipped: Settled<CandidateZips>): Map<string, CachedZip> {
+function zipsGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], zipped: Settled<CandidateZips>): Map<string, CachedZip> {
   const { zips, refused } = unwrap(zipped);
   if (refused.length) {
     options.reporter.onPacketDiagnostics?.(refused);
@@ -340,7 +338,7 @@ async function siteGate(run: BuildRun, options: BuildOptions, siteBuild: Promise
 const UNUSED_SEARCH_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/;
 
 /** The search index's gate: made, then moved into the site (before the canary scan, which opens it). */
-async function searchGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], search: Promise<Settled<SearchIndexResult>>, dir: string, staging: string): Promise<void> {
+async function searchGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], search: Promise<Settled<SearchIndexResult>>, dir: string, staging: string): Promise<void> {
   const result = unwrap(await search);
   run.gate();
   if (!result.ok) throw new StepFailure('search', [], diagnose(BundleErrors.SearchIndexFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
@@ -350,7 +348,7 @@ async function searchGate(run: BuildRun, options: BuildOptions, packets: readonl
 }
 
 /** The canary scan over everything that would be published; a leak stops the build. */
-async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], staging: string, canaries: Canary[], zipsScanned: ScannedFiles | undefined): Promise<void> {
+async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], staging: string, canaries: Canary[], zipsScanned: ScannedFiles | undefined): Promise<void> {
   const scan = await run.timed('canary', () => scanDirForCanaries(staging, canaries, zipsScanned, options.canaryCache));
   if (scan.leaks.length) {
     const site = run.rel(options.outDir);
@@ -363,7 +361,7 @@ async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonl
 }
 
 /** The reviewer bundles' gate: every packet has its bundle, or the build stops naming the refused files. */
-function reviewerGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], drills: readonly Drill[], bundled: Settled<ReviewerBundles>): Map<string, CachedZip> {
+function reviewerGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], drills: readonly PacketOf<'drill'>[], bundled: Settled<ReviewerBundles>): Map<string, CachedZip> {
   const { bundles, refused } = unwrap(bundled);
   if (refused.length) {
     options.reporter.onPacketDiagnostics?.(refused);
@@ -374,7 +372,7 @@ function reviewerGate(run: BuildRun, options: BuildOptions, packets: readonly Pa
 }
 
 /** What the build gave for each packet. */
-function built(packets: readonly Packet[], zips: ReadonlyMap<string, CachedZip>, bundles: ReadonlyMap<string, CachedZip>, rehearsal: RehearsalStatus): BuiltPacket[] {
+function built(packets: readonly CodePacket[], zips: ReadonlyMap<string, CachedZip>, bundles: ReadonlyMap<string, CachedZip>, rehearsal: RehearsalStatus): BuiltPacket[] {
   return manifestEntries(packets, zips, rehearsal).map((e) => ({
     id: e.id,
     version: e.version,

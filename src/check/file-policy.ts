@@ -2,7 +2,7 @@ import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import type { EntryKind } from '../packets/source.ts';
-import type { Packet } from '../packets/packet.ts';
+import { labModelOf, type CodePacket } from '../packets/packet.ts';
 
 /**
  * What may never go into a zip, whatever the zip: links and special files, paths that leave the
@@ -67,8 +67,8 @@ export function refusalOf(rel: string, kind: EntryKind, file: string): Diagnosti
 export const GENERATED_FILES = ['PROMPT.md', 'README.md', 'RUBRIC.md'] as const;
 
 /** The name of the kit's own readme in a packet's zip: a lab's codebase keeps its README.md (the rules), so the kit's is PACKET.md. */
-export function readmeName(packet: Pick<Packet, 'lab'>): string {
-  return packet.lab ? 'PACKET.md' : 'README.md';
+export function readmeName(packet: CodePacket): string {
+  return labModelOf(packet) ? 'PACKET.md' : 'README.md';
 }
 
 /**
@@ -86,7 +86,7 @@ export function generatedNameOf(rel: string, readme = 'README.md'): string | und
  * reports these, with the build's own codes. Links and special files are left to the loader,
  * which reports them already (PK111, PK117).
  */
-export function packetFileRefusals(packet: Pick<Packet, 'dir' | 'entries' | 'lab'>): Diagnostic[] {
+export function packetFileRefusals(packet: CodePacket): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const e of packet.entries) {
     if (e.kind !== 'file') continue;

@@ -4,7 +4,7 @@ import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { MANIFEST_FILE, parseBuildManifest, type BuildManifest } from '../packets/build-status.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import { placeOf } from '../packets/place.ts';
 
 /**
@@ -12,7 +12,7 @@ import { placeOf } from '../packets/place.ts';
  * not: the last manifest has the same id and version with another digest. A scored sheet names
  * a version, so one version must mean one content.
  */
-export function versionDrift(packets: readonly Packet[], manifest: Pick<BuildManifest, 'packets'>): Diagnostic[] {
+export function versionDrift(packets: readonly CodePacket[], manifest: Pick<BuildManifest, 'packets'>): Diagnostic[] {
   const built = new Map(manifest.packets.map((p) => [p.id, p]));
   const out: Diagnostic[] = [];
   for (const packet of packets) {
@@ -45,7 +45,7 @@ export async function readLastManifest(outDir: string, displayFile: string): Pro
 }
 
 /** The version-drift warnings of `packet check`: compare the packets against `<outDir>/packets.json`, if there is one. */
-export async function checkVersionDrift(packets: readonly Packet[], outDir: string, displayFile: string): Promise<Diagnostic[]> {
+export async function checkVersionDrift(packets: readonly CodePacket[], outDir: string, displayFile: string): Promise<Diagnostic[]> {
   const { manifest, diagnostics } = await readLastManifest(outDir, displayFile);
   return manifest ? versionDrift(packets, manifest) : diagnostics;
 }

@@ -39,9 +39,8 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
   const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd });
   const packet = loaded.packets.find((p) => p.id === id);
   const source = loaded.sources.find((s) => s.id === id);
-  const kind = packet?.prompt.data.kind ?? (loaded.drills.some((d) => d.id === id) ? 'drill' : undefined);
-  if (kind && kind !== 'takehome') {
-    reporter.onDiagnostic?.(diagnose(GradeErrors.PacketNotTakehome, { file: `${flags.packets}/${id}` }, { id, kind }));
+  if (packet && packet.kind !== 'takehome') {
+    reporter.onDiagnostic?.(diagnose(GradeErrors.PacketNotTakehome, { file: `${flags.packets}/${id}` }, { id, kind: packet.kind }));
     return 2;
   }
   if (!packet || !source) {

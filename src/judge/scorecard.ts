@@ -8,7 +8,7 @@
 import { autoEvidence, autoRowHolds, type AutoEvidence } from './auto-rows.ts';
 import type { Finding } from './findings.ts';
 import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judge.ts';
-import { failureModes, type Packet } from '../packets/packet.ts';
+import { failureModes, type CodePacket } from '../packets/packet.ts';
 import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText } from './candidate-text.ts';
 import { decide, type Decision } from './score.ts';
 
@@ -46,7 +46,7 @@ export interface DecisionSoFar {
 }
 
 /** Score the rows a machine can judge; the rest stay null (or, with `judgementAtBest`, at their best allowed score). */
-export function cardRows(packet: Pick<Packet, 'rubric' | 'failures'>, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false): CardRow[] {
+export function cardRows(packet: CodePacket, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false): CardRow[] {
   return packet.rubric.data.rows.map((row) => {
     const modes = failureModes(packet).filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
     const tightest = modes.reduce<{ mode: string; max: number } | null>((c, m) => (c && c.max <= m.caps.max ? c : { mode: m.id, max: m.caps.max }), null);
@@ -58,7 +58,7 @@ export function cardRows(packet: Pick<Packet, 'rubric' | 'failures'>, evidence: 
 }
 
 /** The decision so far from a card's rows. */
-export function decisionSoFar(packet: Pick<Packet, 'rubric'>, rows: readonly CardRow[], graded: boolean): DecisionSoFar {
+export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean): DecisionSoFar {
   const rubric = packet.rubric.data;
   const autoPoints = rows.reduce((n, r) => n + (r.score ?? 0), 0);
   const open = rows.filter((r) => r.score === null);
@@ -166,7 +166,7 @@ export function testsInWords(card: Pick<Scorecard, 'tests' | 'findings'>): strin
 
 /** What a card is made from. */
 export interface CardInput {
-  packet: Packet;
+  packet: CodePacket;
   kitVersion: string;
   submission: Scorecard['submission'];
   date: string;
@@ -231,7 +231,7 @@ export function buildScorecard(input: CardInput): Scorecard {
 }
 
 /** Calibration: the card of a judgement with every judgement row at its best allowed score. */
-export function calibrationCard(packet: Pick<Packet, 'rubric' | 'failures'>, j: Pick<Judgement, 'testsGreen' | 'visibleGreen' | 'hiddenGreen' | 'findings' | 'signals' | 'description'>): { rows: CardRow[]; decision: Decision } {
+export function calibrationCard(packet: CodePacket, j: Pick<Judgement, 'testsGreen' | 'visibleGreen' | 'hiddenGreen' | 'findings' | 'signals' | 'description'>): { rows: CardRow[]; decision: Decision } {
   const rows = cardRows(packet, autoEvidence(j), quoteEvidence(j), true);
   return { rows, decision: decide(packet.rubric.data, Object.fromEntries(rows.map((r) => [r.id, r.score ?? 0]))) };
 }

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { failureModes, type Packet } from '../packets/packet.ts';
-import { withCanary, type Canary } from './canaries.ts';
+import { failureModes, type CodePacket } from '../packets/packet.ts';
+import { makeCanary, withCanary, type Canary } from './canaries.ts';
 import type { JudgeRules, ProtectedEdit } from './judge.ts';
 import { readWorkspaceFile } from './safe-read.ts';
 import type { Snapshot, UnsafeEntry } from './snapshot.ts';
@@ -29,7 +29,7 @@ export const EMPTY_SUBMISSION: Submission = { files: new Map(), deleted: [] };
 
 /** A packet's files and rules, read once and shared by every run of it. */
 export interface PacketFiles {
-  packet: Packet;
+  packet: CodePacket;
   packetDir: string;
   /** Every starter file's bytes. */
   starter: ReadonlyMap<string, Buffer>;
@@ -62,7 +62,7 @@ async function readTree(packetDir: string, tree: string, files: readonly string[
 }
 
 /** Read a packet's starter and hidden tests, and work out its expected tests and rules. */
-export async function loadPacketFiles(packet: Packet, packetDir: string): Promise<PacketFiles> {
+export async function loadPacketFiles(packet: CodePacket, packetDir: string): Promise<PacketFiles> {
   const starter = await readTree(packetDir, 'starter', packet.trees.starter);
   const hidden = await readTree(packetDir, 'hidden', packet.trees.hidden);
   const globs = packet.prompt.data.protected;

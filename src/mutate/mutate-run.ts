@@ -18,7 +18,7 @@ import { createModelClient } from '../llm/client.ts';
 import { endpointHost } from '../llm/endpoint.ts';
 import { createLedger } from '../llm/ledger.ts';
 import { loadPackets } from '../packets/load.ts';
-import { MUTANTS_REPLY, type Packet } from '../packets/packet.ts';
+import { MUTANTS_REPLY, type Takehome } from '../packets/packet.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
 import { BUDGET_FLAGS, budgetFlags, poolOptions, wholeNumbers } from '../runs/flag-numbers.ts';
 import { systemClock } from '../runs/turn-loop.ts';
@@ -82,8 +82,8 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
     reporter.onMessage?.(`packet mutate: fix the errors above first (\`npx packet check ${id}\` lists them).\n`);
     return done(1);
   }
-  if (packet.prompt.data.kind !== 'takehome') {
-    reporter.onMessage?.(`packet mutate: "${id}" is a ${packet.prompt.data.kind}; mutants are proposed against a take-home's sample (kind: takehome).\n`);
+  if (packet.kind !== 'takehome') {
+    reporter.onMessage?.(`packet mutate: "${id}" is a ${packet.kind}; mutants are proposed against a take-home's sample (kind: takehome).\n`);
     return done(1);
   }
   const packetDir = path.join(path.resolve(host.cwd, flags.packets), loaded.sources.find((s) => s.id === id)!.folder);
@@ -121,7 +121,7 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
 /** The run itself, on an open context. */
 async function mutateOn(
   ctx: NonNullable<ReturnType<typeof openRunContext>>,
-  r: { flags: MutateFlags; numbers: Record<string, number | undefined>; packet: Packet; packetDir: string; outDir: string; host: RunHost; reporter: MutateReporter },
+  r: { flags: MutateFlags; numbers: Record<string, number | undefined>; packet: Takehome; packetDir: string; outDir: string; host: RunHost; reporter: MutateReporter },
 ): Promise<number> {
   const { flags, numbers, packet, packetDir, outDir, reporter } = r;
   const id = packet.id;

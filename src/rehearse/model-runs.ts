@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import { effectiveBudget, type BudgetLimits } from '../llm/budget.ts';
 import { createModelClient, type FetchLike } from '../llm/client.ts';
 import { createEndpointGate, type EndpointGate } from '../llm/endpoint-gate.ts';
@@ -23,7 +23,7 @@ import { loadPacketFiles } from '../judge/workspace.ts';
 
 /** Everything the live runs need. */
 export interface ModelRunsOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
   /** The offline rehearsal of the same packets: the sample's test count comes from it. */
@@ -93,7 +93,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
 /** One packet against one model. */
 async function runOne(
   o: ModelRunsOptions,
-  cell: { packet: Packet; named: string; client: ReturnType<typeof createModelClient>; gate: EndpointGate; dir: string | null },
+  cell: { packet: CodePacket; named: string; client: ReturnType<typeof createModelClient>; gate: EndpointGate; dir: string | null },
 ): Promise<ModelRunReport> {
   const { packet, named } = cell;
   const model = named.replaceAll('{packet}', packet.id);

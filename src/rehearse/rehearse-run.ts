@@ -11,6 +11,7 @@ import { ModelErrors } from '../errors/model-catalog.ts';
 import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
 import { kitIdentity } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
+import { codePackets } from '../packets/packet.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
 import { BUDGET_FLAGS, budgetFlags, poolOptions, wholeNumbers } from '../runs/flag-numbers.ts';
 import { fanOut } from '../runs/reporter.ts';
@@ -66,6 +67,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
   if (!ctx) return 2;
   try {
     const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd, ids: flags.ids as string[] });
+    const withCode = codePackets(loaded.packets);
     const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error'));
     if (errors.length) {
       reporter.onPacketDiagnostics?.(errors);
@@ -74,7 +76,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     }
     if (ctx.models) {
       const ignored = new Set<string>();
-      for (const p of loaded.packets) for (const i of ctx.budget(p.prompt.data.budget).ignored) ignored.add(`${p.id}: ${i}`);
+      for (const p of withCode) for (const i of ctx.budget(p.prompt.data.budget).ignored) ignored.add(`${p.id}: ${i}`);
       if (ignored.size) reporter.onDiagnostic?.(diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
     }
     const sandbox = await ctx.sandbox();
@@ -84,8 +86,8 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     }
     const { ready } = sandbox;
     const packetsDir = path.resolve(host.cwd, flags.packets);
-    const selected = shard ? selectShard(loaded.packets, (p) => p.id, shard) : loaded.packets;
-    if (shard) reporter.onShard?.(shard, selected.length, loaded.packets.length);
+    const selected = shard ? selectShard(withCode, (p) => p.id, shard) : withCode;
+    if (shard) reporter.onShard?.(shard, selected.length, withCode.length);
     const fingerprint = kitFingerprint(KIT_ROOT);
     const timeoutMs = pool.timeout * 1000;
     const reportFile = path.resolve(host.cwd, flags.report);

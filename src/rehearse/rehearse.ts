@@ -3,7 +3,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { kitIdentity, type KitIdentity } from '../kit/identity.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
@@ -16,7 +16,7 @@ import type { Shard } from './shard.ts';
 
 /** Everything a rehearsal needs, passed in. */
 export interface RehearseOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
   sandbox: Sandbox;

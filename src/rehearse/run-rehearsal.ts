@@ -11,7 +11,7 @@ import type { BudgetLimits } from '../llm/budget.ts';
 import type { FetchLike } from '../llm/client.ts';
 import { createEndpointGate } from '../llm/endpoint-gate.ts';
 import type { KitIdentity } from '../kit/identity.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import type { ReadySandbox, RunContext } from '../runs/context.ts';
@@ -46,7 +46,7 @@ export interface LiveModelOptions {
 
 /** Everything a rehearsal run needs. */
 export interface RunRehearsalOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
   /** The run's context (the scripted endpoint); disposed of by the caller. */

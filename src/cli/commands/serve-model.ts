@@ -4,6 +4,7 @@ import { ModelErrors } from '../../errors/model-catalog.ts';
 import { renderDiagnostic } from '../../errors/render.ts';
 import { FAULT_MODELS, replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../llm/scripted-server.ts';
 import { loadPackets } from '../../packets/load.ts';
+import { codePackets } from '../../packets/packet.ts';
 import { serveModelSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -20,7 +21,7 @@ export async function serveModelCommand(args: string[], io: CliIo): Promise<numb
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd });
   const packetsDir = path.resolve(io.cwd, values.packets);
   const folders = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
-  const store = replyStoreFromDirs(new Map(loaded.packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }])));
+  const store = replyStoreFromDirs(new Map(codePackets(loaded.packets).map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }])));
   let server: ScriptedServer;
   try {
     server = await startScriptedServer({ replies: store, port, slowMs });

@@ -22,6 +22,7 @@ export const noModelNames = defineRule({
   id: 'no-model-names',
   defaultSeverity: 'error',
   entry: LintErrors.CommercialModelName,
+  kinds: ['takehome', 'lab'],
   options: z.strictObject({
     /** More names to refuse. */
     names: z.array(z.string().min(1)).default([]),

@@ -7,6 +7,7 @@ export const promptDeliverables = defineRule({
   id: 'prompt-deliverables',
   defaultSeverity: 'error',
   entry: LintErrors.DeliverableNotNamed,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'Every entry of the frontmatter\'s `deliverables` appears in the prompt body, exactly as written (in text, inline code or a code block). The candidate reads the body, not the frontmatter, and the grader looks for exactly these names. It is reported at the deliverable in the frontmatter.',

@@ -11,6 +11,7 @@ export const promptLength = defineRule({
   id: 'prompt-length',
   defaultSeverity: 'error',
   entry: LintErrors.PromptTooLong,
+  kinds: ['takehome', 'lab'],
   options: z.strictObject({
     /** Most words the prompt body may have. */
     max: z.int().positive().default(300),

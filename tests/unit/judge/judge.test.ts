@@ -372,6 +372,7 @@ describe('automatic rubric rows', () => {
         vetoes: [{ row: 'workspace', atMost: 0, note: 'no' }],
       },
     },
+    kind: 'takehome',
     failures: { data: { modes: [{ id: 'bad-files', caps: { row: 'notes', max: 1 } }] } },
   } as never;
 

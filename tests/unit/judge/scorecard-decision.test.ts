@@ -24,6 +24,7 @@ const rubric = (over: Record<string, unknown> = {}) => ({
       ...over,
     },
   },
+  kind: 'takehome',
   failures: {
     data: {
       modes: [

@@ -16,6 +16,7 @@ const packet = {
       vetoes: [{ row: 'tests', atMost: 0, note: 'red tests are a no' }],
     },
   },
+  kind: 'takehome',
   failures: { data: { modes: [{ id: 'hardcoded', caps: { row: 'design', max: 1 } }, { id: 'tight', caps: { row: 'design', max: 0 } }] } },
 } as never;
 
@@ -70,7 +71,7 @@ describe('the scorecard', () => {
   });
 
   it('quotes a secret as the evidence against the workspace row it failed', () => {
-    const p = { id: 'p', digest: 'd', prompt: { data: { version: '1.0.0' } }, rubric: { data: { rows: [{ id: 'ws', criterion: 'Keeps to the workspace', max: 2, auto: 'workspace' }], hireBar: 1, vetoes: [] } }, failures: { data: { modes: [] } } } as never;
+    const p = { kind: 'takehome', id: 'p', digest: 'd', prompt: { data: { version: '1.0.0' } }, rubric: { data: { rows: [{ id: 'ws', criterion: 'Keeps to the workspace', max: 2, auto: 'workspace' }], hireBar: 1, vetoes: [] } }, failures: { data: { modes: [] } } } as never;
     const judgement: Judgement = { verdict: 'PASS', testsGreen: true, visibleGreen: true, hiddenGreen: true, tampered: false, findings: [], signals: [], tests: { ran: 1, failed: 0, errors: 0, failing: [], exitCode: 1, timedOut: false, canaries: { planted: 1, failed: 1 } }, summary: {} as never, failing: { visible: [], hidden: [] }, description: '1 ran, 0 failed (exit 1)' };
     const secret = { code: 'PK510', name: 'SecretInSubmission', kind: 'secret', severity: 'error', message: 'A secret in src/config.py.', hint: 'Rotate it.' } as const;
     const input = { packet: p, kitVersion: '0.1.0', submission: { name: 'bob', source: 'bob.zip', kind: 'zip', sha256: null, stripped: null, dropped: [], stated: { version: null, digest: null } }, date: 'd', sandbox: 'bubblewrap', judgement, expected: { visible: 1, hidden: 0 } };
