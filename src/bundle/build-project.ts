@@ -1,7 +1,7 @@
 /**
- * `packet build` as a library call, from its flags to its exit code: the pool flags and the two
- * output folders checked, the Astro child started at once, the build's modules loaded while it
- * starts, the steps on disk (with the run context's sandbox, made when first needed) run by
+ * `packet build` as a library call, from its flags to its exit code: the two output folders
+ * checked (the numbers come checked by the flag spec), the Astro child started at once, the
+ * build's modules loaded while it starts, the steps on disk (with the run context's sandbox, made when first needed) run by
  * `runBuild`, Ctrl-C or SIGTERM turned into a clean stop that keeps the previous output.
  * Everything said goes to the reporter.
  *
@@ -11,20 +11,18 @@
  */
 import path from 'node:path';
 import type { RunHost } from '../runs/context.ts';
-import { poolOptions } from '../runs/flag-numbers.ts';
+import { poolOf, type PoolFlags } from '../runs/run-flags.ts';
 import type { BuildReporter } from './build.ts';
 import { KIT_ROOT, startSiteBuilder } from './site-build.ts';
 import { targetProblem } from './targets.ts';
 
-/** The flags of `packet build`, as parsed. */
-export interface BuildFlags {
+/** The flags of `packet build`, as parsed: `--jobs` (default: the cores) and `--timeout` within the flag spec's bounds. */
+export interface BuildFlags extends PoolFlags {
   packets: string;
   'out-dir': string;
   'reviewer-dir': string;
   'skip-rehearse': boolean;
   unconfined: boolean;
-  jobs?: string | number | undefined;
-  timeout?: string | number | undefined;
   report: string;
   config?: string | undefined;
   'site-root'?: string | undefined;
@@ -52,11 +50,7 @@ const buildModules = async () => {
 
 /** Build as `packet build` does: 0 built, 1 a packet or the site failed, 2 rehearsal inconclusive, no sandbox or a wrong flag, 130/143 interrupted. */
 export async function buildProject(flags: BuildFlags, host: RunHost, reporter: BuildReporter, o: BuildProjectOptions): Promise<number> {
-  const pool = poolOptions('build', flags);
-  if (!pool.ok) {
-    reporter.onMessage?.(pool.error);
-    return 2;
-  }
+  const pool = poolOf(flags);
   const { cwd } = host;
   const packetsDir = path.resolve(cwd, flags.packets);
   const outDir = path.resolve(cwd, flags['out-dir']);
@@ -94,7 +88,7 @@ export async function buildProject(flags: BuildFlags, host: RunHost, reporter: B
       ...(flags.config ? { config: flags.config } : {}),
       reportFile: path.resolve(cwd, flags.report),
       rehearse: !flags['skip-rehearse'],
-      sandbox: { jobs: pool.jobs, timeoutMs: pool.timeout * 1000, allowUnconfined: flags.unconfined },
+      sandbox: { jobs: pool.jobs, timeoutMs: pool.timeoutMs, allowUnconfined: flags.unconfined },
       host,
       reporter,
       site,

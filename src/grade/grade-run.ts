@@ -1,6 +1,6 @@
 /**
- * `packet grade` as a library call, from its flags to its exit code: the pool flags checked, the
- * packet found (a take-home, clean), the run context opened (the sandbox in a scratch root of
+ * `packet grade` as a library call, from its flags to its exit code (the numbers come checked by
+ * the flag spec): the packet found (a take-home, clean), the run context opened (the sandbox in a scratch root of
  * its own), the batch graded, the context disposed of. Everything said goes to the reporter.
  */
 import path from 'node:path';
@@ -12,30 +12,24 @@ import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { kitVersion } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
-import { poolOptions } from '../runs/flag-numbers.ts';
+import { poolOf, type PoolFlags } from '../runs/run-flags.ts';
 import { gradeSubmissions, type GradeReporter } from './grade.ts';
 
-/** The flags of `packet grade`, as parsed. */
-export interface GradeFlags {
+/** The flags of `packet grade`, as parsed: `--jobs` (default: the cores) and `--timeout` within the flag spec's bounds. */
+export interface GradeFlags extends PoolFlags {
   /** The packet's id. */
   id: string;
   /** The submissions, as given (relative to the working directory). */
   submissions: readonly string[];
   packets: string;
   out: string;
-  jobs?: string | number | undefined;
-  timeout?: string | number | undefined;
   unconfined: boolean;
 }
 
 /** Grade as `packet grade` does; returns its exit code (0 all graded, 1 some could not be, 2 no sandbox, a bad flag, no such packet). */
 export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: GradeReporter): Promise<number> {
   const { id } = flags;
-  const pool = poolOptions('grade', flags);
-  if (!pool.ok) {
-    reporter.onMessage?.(pool.error);
-    return 2;
-  }
+  const pool = poolOf(flags);
   const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd });
   const packet = loaded.packets.find((p) => p.id === id);
   const source = loaded.sources.find((s) => s.id === id);
@@ -68,7 +62,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
       files,
       submissions: flags.submissions.map((s) => path.resolve(host.cwd, s)),
       outDir: path.resolve(host.cwd, flags.out, id),
-      runner: ready.runner(pool.timeout * 1000, packet.prompt.data.sandbox),
+      runner: ready.runner(pool.timeoutMs, packet.prompt.data.sandbox),
       sandboxKind: environment.sandbox.kind,
       scratchDir: ready.scratchDir,
       jobs: pool.jobs,

@@ -1,6 +1,6 @@
 /**
- * `packet mutate` as a library call, from its flags to its exit code: the numeric flags checked,
- * the packet loaded (a take-home, clean), then either an adoption of a mutant of the last run
+ * `packet mutate` as a library call, from its flags to its exit code (the numbers come checked by
+ * the flag spec): the packet loaded (a take-home, clean), then either an adoption of a mutant of the last run
  * as a failure mode, or a run: the run context opened (the model, the endpoint, the key, the
  * budget, the sandbox in a scratch root of its own with its Ctrl-C and stale-run cleanup, the
  * embedded scripted endpoint), the model's mutants judged, the reports written, the context
@@ -20,37 +20,30 @@ import { createLedger } from '../llm/ledger.ts';
 import { loadPackets } from '../packets/load.ts';
 import { MUTANTS_REPLY, type Takehome } from '../packets/packet.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
-import { BUDGET_FLAGS, budgetFlags, poolOptions, wholeNumbers } from '../runs/flag-numbers.ts';
+import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
 import { systemClock } from '../runs/turn-loop.ts';
 import { adoptMutant } from './adopt.ts';
 import { relativeTo, type MutateReporter } from './mutate-reporters.ts';
 import { readMutationReport } from './report.ts';
-import { MAX_COUNT } from './request.ts';
 import { runMutate } from './run-mutate.ts';
 import { readSampleTree, sampleLayer, sampleSources } from './sources.ts';
 import { clearRunFolder, RUN_FILES, writeMutationReports } from './write-reports.ts';
 
-/** The flags of `packet mutate`, as parsed. */
-export interface MutateFlags {
+/** The flags of `packet mutate`, as parsed: numbers within the bounds of the flag spec. */
+export interface MutateFlags extends PoolFlags, BudgetFlagValues {
   /** The packet's id. */
   id: string;
   packets: string;
   out?: string | undefined;
-  count?: string | number | undefined;
-  feedback?: string | number | undefined;
-  jobs?: string | number | undefined;
-  timeout?: string | number | undefined;
+  count?: number | undefined;
+  feedback?: number | undefined;
   unconfined: boolean;
   endpoint?: string | undefined;
   model?: string | undefined;
   'api-key-env': string;
-  'max-reply-tokens'?: string | number | undefined;
-  'attempt-timeout'?: string | number | undefined;
-  'max-calls'?: string | number | undefined;
-  'max-tokens'?: string | number | undefined;
-  'max-seconds'?: string | number | undefined;
-  'max-identical-errors'?: string | number | undefined;
-  adopt?: string | number | undefined;
+  'max-reply-tokens'?: number | undefined;
+  'attempt-timeout'?: number | undefined;
+  adopt?: number | undefined;
   as?: string | undefined;
 }
 
@@ -60,18 +53,13 @@ export interface MutateOutcome {
   adopted?: { survived: boolean };
 }
 
-const NUMBERS = [['count', 1, MAX_COUNT], ['feedback', 0, 10], ...BUDGET_FLAGS, ['max-reply-tokens', 1], ['attempt-timeout', 1], ['adopt', 1]] as const;
+/** The values of the flags not given (the flag spec shows the same defaults). */
+export const MUTATE_DEFAULTS = { count: 5, feedback: 1, 'attempt-timeout': 120 } as const;
 
 /** Mutate (or adopt) as `packet mutate` does: 0 classified or adopted, 1 cannot be mutated or an adoption refused, 2 inconclusive or a bad flag. */
 export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: MutateReporter): Promise<MutateOutcome> {
   const { id } = flags;
   const done = (exitCode: number): MutateOutcome => ({ exitCode });
-  const checked = wholeNumbers('mutate', flags as unknown as Record<string, unknown>, NUMBERS);
-  if (!checked.ok) {
-    reporter.onMessage?.(checked.error);
-    return done(2);
-  }
-  const numbers = checked.n;
   const outDir = path.resolve(host.cwd, flags.out ?? path.join('out', 'mutate', id));
   const rel = relativeTo(host.cwd);
   const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd, ids: [id] });
@@ -88,11 +76,11 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
   }
   const packetDir = path.join(path.resolve(host.cwd, flags.packets), loaded.sources.find((s) => s.id === id)!.folder);
   if (flags.adopt !== undefined || flags.as !== undefined) {
-    if (flags.adopt === undefined || !flags.as) {
+    const n = flags.adopt;
+    if (n === undefined || !flags.as) {
       reporter.onMessage?.('packet mutate: --adopt N and --as MODE-ID go together.\n');
       return done(2);
     }
-    const n = numbers.adopt!;
     const reportFile = path.join(outDir, RUN_FILES.report);
     const report = await readMutationReport(reportFile);
     if (!report) {
@@ -109,10 +97,10 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
     return { exitCode: 0, adopted: { survived: adopted.mutant.status === 'survived' } };
   }
   const model = { endpoint: flags.endpoint, model: flags.model, apiKeyEnv: flags['api-key-env'], scriptedOnly: 'using the embedded scripted endpoint' };
-  const ctx = openRunContext('mutate', host, { unconfined: flags.unconfined, packets: flags.packets, model, budget: budgetFlags(numbers) }, reporter);
+  const ctx = openRunContext('mutate', host, { unconfined: flags.unconfined, packets: flags.packets, model, budget: budgetFlags(flags) }, reporter);
   if (!ctx) return done(2);
   try {
-    return done(await mutateOn(ctx, { flags, numbers, packet, packetDir, outDir, host, reporter }));
+    return done(await mutateOn(ctx, { flags, packet, packetDir, outDir, host, reporter }));
   } finally {
     await ctx.dispose();
   }
@@ -121,9 +109,9 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
 /** The run itself, on an open context. */
 async function mutateOn(
   ctx: NonNullable<ReturnType<typeof openRunContext>>,
-  r: { flags: MutateFlags; numbers: Record<string, number | undefined>; packet: Takehome; packetDir: string; outDir: string; host: RunHost; reporter: MutateReporter },
+  r: { flags: MutateFlags; packet: Takehome; packetDir: string; outDir: string; host: RunHost; reporter: MutateReporter },
 ): Promise<number> {
-  const { flags, numbers, packet, packetDir, outDir, reporter } = r;
+  const { flags, packet, packetDir, outDir, reporter } = r;
   const id = packet.id;
   const rel = relativeTo(r.host.cwd);
   const { live } = ctx;
@@ -135,11 +123,7 @@ async function mutateOn(
   }
   const { limits, ignored } = ctx.budget(packet.prompt.data.budget);
   if (ignored.length) reporter.onDiagnostic?.(diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: ignored.join('; ') }));
-  const pool = poolOptions('mutate', flags);
-  if (!pool.ok) {
-    reporter.onMessage?.(pool.error);
-    return 2;
-  }
+  const pool = poolOf(flags);
   const sandbox = await ctx.sandbox();
   if (!sandbox.ok) {
     reporter.onDiagnostic?.(sandbox.diagnostic);
@@ -152,7 +136,7 @@ async function mutateOn(
   const client = createModelClient({
     baseURL: live?.baseURL ?? server!.url,
     apiKey: ctx.apiKey,
-    attemptTimeoutMs: numbers['attempt-timeout']! * 1000,
+    attemptTimeoutMs: (flags['attempt-timeout'] ?? MUTATE_DEFAULTS['attempt-timeout']) * 1000,
     ...(live && Object.keys(live.defaultQuery).length ? { defaultQuery: live.defaultQuery } : {}),
   });
   await clearRunFolder(outDir);
@@ -168,10 +152,10 @@ async function mutateOn(
     endpoint: host,
     scripted: !live,
     limits,
-    count: numbers.count!,
-    feedbackTurns: numbers.feedback!,
-    ...(numbers['max-reply-tokens'] !== undefined ? { maxReplyTokens: numbers['max-reply-tokens'] } : {}),
-    runner: ready.runner(pool.timeout * 1000),
+    count: flags.count ?? MUTATE_DEFAULTS.count,
+    feedbackTurns: flags.feedback ?? MUTATE_DEFAULTS.feedback,
+    ...(flags['max-reply-tokens'] !== undefined ? { maxReplyTokens: flags['max-reply-tokens'] } : {}),
+    runner: ready.runner(pool.timeoutMs),
     schedule: (fn) => limit(fn),
     scratchDir: ready.scratchDir,
     ledger,

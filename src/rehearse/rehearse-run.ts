@@ -1,8 +1,8 @@
 /**
- * `packet rehearse` as a library call, from its flags to its exit code: the numeric flags and
- * the shard checked, the run context opened (the model, the endpoint, the key, the budget, the
- * sandbox in a scratch root of its own), the packets loaded, the rehearsal run, the context
- * disposed of. Every line it has to say goes to the reporter; the command only parses and prints.
+ * `packet rehearse` as a library call, from its flags to its exit code: the shard checked (the
+ * numbers come checked by the flag spec; a flag not given takes its default), the run context
+ * opened (the model, the endpoint, the key, the budget, the sandbox in a scratch root of its
+ * own), the packets loaded, the rehearsal run, the context disposed of. Every line it has to say goes to the reporter; the command only parses and prints.
  */
 import path from 'node:path';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
@@ -13,7 +13,7 @@ import { kitIdentity } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
 import { codePackets } from '../packets/packet.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
-import { BUDGET_FLAGS, budgetFlags, poolOptions, wholeNumbers } from '../runs/flag-numbers.ts';
+import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
 import { fanOut } from '../runs/reporter.ts';
 import { directoryCache, noCache } from './cache.ts';
 import { folderTimestamp } from './model-run-report.ts';
@@ -22,46 +22,39 @@ import { jsonReportFile } from './report-file.ts';
 import { runRehearsal } from './run-rehearsal.ts';
 import { parseShard, selectShard } from './shard.ts';
 
-/** The flags of `packet rehearse`, as parsed. */
-export interface RehearseFlags {
+/** The flags of `packet rehearse`, as parsed: numbers within the bounds of the flag spec. */
+export interface RehearseFlags extends PoolFlags, BudgetFlagValues {
   /** The packet ids named; none: every packet. */
   ids: readonly string[];
   packets: string;
-  jobs?: string | number | undefined;
-  timeout?: string | number | undefined;
   report: string;
   'no-cache': boolean;
   unconfined: boolean;
   shard?: string | undefined;
   endpoint?: string | undefined;
   model?: string | undefined;
-  'endpoint-jobs'?: string | number | undefined;
+  'endpoint-jobs'?: number | undefined;
   'api-key-env': string;
   out?: string | undefined;
-  feedback?: string | number | undefined;
-  stall?: string | number | undefined;
-  'attempt-timeout'?: string | number | undefined;
-  'max-reply-tokens'?: string | number | undefined;
-  'max-calls'?: string | number | undefined;
-  'max-tokens'?: string | number | undefined;
-  'max-seconds'?: string | number | undefined;
-  'max-identical-errors'?: string | number | undefined;
+  feedback?: number | undefined;
+  stall?: number | undefined;
+  'attempt-timeout'?: number | undefined;
+  'max-reply-tokens'?: number | undefined;
 }
 
-/** The whole-number flags of a rehearsal and their least values. */
-const NUMBERS = [...BUDGET_FLAGS, ['feedback', 0], ['stall', 1], ['attempt-timeout', 1], ['max-reply-tokens', 1], ['endpoint-jobs', 1]] as const;
+/** The live-model flags' values when not given (the flag spec shows the same defaults). */
+export const REHEARSE_DEFAULTS = { 'endpoint-jobs': 2, feedback: 2, stall: 2, 'attempt-timeout': 120, 'max-reply-tokens': 4096 } as const;
 
 /** Rehearse as `packet rehearse` does; returns its exit code (2: a wrong flag, no sandbox, an endpoint that cannot be used). */
 export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter: RehearsalReporter): Promise<number> {
-  const pool = poolOptions('rehearse', flags);
-  const numbers = pool.ok ? wholeNumbers('rehearse', flags as unknown as Record<string, unknown>, NUMBERS) : pool;
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (!numbers.ok || !pool.ok || (shard && 'error' in shard)) {
-    reporter.onMessage?.(!numbers.ok ? numbers.error : `packet rehearse: --shard ${(shard as { error: string }).error}.\n`);
+  if (shard && 'error' in shard) {
+    reporter.onMessage?.(`packet rehearse: --shard ${shard.error}.\n`);
     return 2;
   }
-  const { n } = numbers;
-  const budget = budgetFlags(n);
+  const pool = poolOf(flags);
+  const d = REHEARSE_DEFAULTS;
+  const budget = budgetFlags(flags);
   const model = { endpoint: flags.endpoint, model: flags.model, apiKeyEnv: flags['api-key-env'], modelList: true, keyAlways: true, scriptedOnly: 'rehearsing the scripted replies only' };
   const ctx = openRunContext('rehearse', host, { unconfined: flags.unconfined, packets: flags.packets, model, budget }, reporter);
   if (!ctx) return 2;
@@ -89,7 +82,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     const selected = shard ? selectShard(withCode, (p) => p.id, shard) : withCode;
     if (shard) reporter.onShard?.(shard, selected.length, withCode.length);
     const fingerprint = kitFingerprint(KIT_ROOT);
-    const timeoutMs = pool.timeout * 1000;
+    const { timeoutMs } = pool;
     const reportFile = path.resolve(host.cwd, flags.report);
     const { exitCode } = await runRehearsal({
       packets: selected,
@@ -111,14 +104,14 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
         ? {
             live: {
               models: ctx.models,
-              endpointJobs: n['endpoint-jobs']!,
+              endpointJobs: flags['endpoint-jobs'] ?? d['endpoint-jobs'],
               ...(ctx.live ? { endpoint: ctx.live } : {}),
               apiKey: ctx.apiKey,
               flags: budget,
-              feedbackTurns: n.feedback!,
-              stallCalls: n.stall!,
-              attemptTimeoutMs: n['attempt-timeout']! * 1000,
-              maxReplyTokens: n['max-reply-tokens']!,
+              feedbackTurns: flags.feedback ?? d.feedback,
+              stallCalls: flags.stall ?? d.stall,
+              attemptTimeoutMs: (flags['attempt-timeout'] ?? d['attempt-timeout']) * 1000,
+              maxReplyTokens: flags['max-reply-tokens'] ?? d['max-reply-tokens'],
             },
           }
         : {}),
@@ -129,3 +122,4 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     await ctx.dispose();
   }
 }
+

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_SPECS, mutateSpec, newSpec } from '../../../src/cli/command-specs.ts';
+import { buildSpec, COMMAND_SPECS, gradeSpec, mutateSpec, newSpec, rehearseSpec } from '../../../src/cli/command-specs.ts';
 import { TEMPLATES } from '../../../src/cli/commands/new.ts';
-import { allowedValues, defineCommand, flagDefault, flagSynopsis, FlagValueError, helpText, parseCommand, type FlagSpec } from '../../../src/cli/flags.ts';
+import { allowedValues, defineCommand, type CommandSpec, flagDefault, flagSynopsis, FlagValueError, helpText, parseCommand, type FlagSpec } from '../../../src/cli/flags.ts';
 import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
+import { MUTATE_DEFAULTS } from '../../../src/mutate/mutate-run.ts';
 import { MAX_COUNT } from '../../../src/mutate/request.ts';
+import { REHEARSE_DEFAULTS } from '../../../src/rehearse/rehearse-run.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../../src/runs/run-flags.ts';
 
 /** A command with one flag of every kind. */
 const spec = defineCommand({
@@ -128,6 +131,16 @@ describe('the commands\' flag specs', () => {
     });
     expect(mutateSpec.flags.count.max).toBe(MAX_COUNT);
     expect(newSpec.flags.kind.choices).toEqual(Object.keys(TEMPLATES));
+  });
+
+  it("default as the run library does when a flag is not given, so a library caller gets the command's run", () => {
+    const defaults = (spec: CommandSpec, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, spec.flags[n]!.default]));
+    expect(defaults(rehearseSpec, Object.keys(REHEARSE_DEFAULTS))).toEqual(REHEARSE_DEFAULTS);
+    expect(defaults(mutateSpec, Object.keys(MUTATE_DEFAULTS))).toEqual(MUTATE_DEFAULTS);
+    for (const spec of [rehearseSpec, mutateSpec, gradeSpec, buildSpec] as CommandSpec[]) {
+      expect(spec.flags.timeout!.default, spec.name).toBe(DEFAULT_TIMEOUT_SECONDS);
+      expect(spec.flags.jobs!.default, spec.name).toBeUndefined();
+    }
   });
 
   it('have numbers as the defaults of numeric flags, and values inside their own bounds', () => {

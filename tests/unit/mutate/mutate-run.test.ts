@@ -21,7 +21,7 @@ afterEach(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-const flags = { id: 'alpha', packets: 'packets', unconfined: false, 'api-key-env': 'OPENAI_API_KEY', count: '2', feedback: '0', timeout: '5', jobs: '1', 'attempt-timeout': '5', model: 'scripted:alpha/sample' };
+const flags = { id: 'alpha', packets: 'packets', unconfined: false, 'api-key-env': 'OPENAI_API_KEY', count: 2, feedback: 0, timeout: 5, jobs: 1, 'attempt-timeout': 5, model: 'scripted:alpha/sample' };
 
 describe('packet mutate: the scratch root', () => {
   it('runs every workspace inside a scratch root of its own, removes it at the end, and sweeps a dead run’s', async () => {
