@@ -98,6 +98,7 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
     packets: SHARED_FLAGS.packets,
     jobs: SHARED_FLAGS.jobs,
     report: SHARED_FLAGS.report,
+    junit: { type: 'string', value: 'FILE', description: 'also write the report as JUnit XML (a test case per check and per model run)' },
     'no-cache': { type: 'boolean', default: false, description: 'rehearse even unchanged packets' },
     timeout: SHARED_FLAGS.timeout,
     unconfined: SHARED_FLAGS.unconfined,

@@ -18,6 +18,7 @@ import { fanOut } from '../runs/reporter.ts';
 import { directoryCache, noCache } from './cache.ts';
 import { folderTimestamp } from './model-run-report.ts';
 import type { RehearsalReporter } from './reporter.ts';
+import { junitReportFile } from './junit.ts';
 import { jsonReportFile } from './report-file.ts';
 import { runRehearsal } from './run-rehearsal.ts';
 import { parseShard, selectShard } from './shard.ts';
@@ -28,6 +29,8 @@ export interface RehearseFlags extends PoolFlags, BudgetFlagValues {
   ids: readonly string[];
   packets: string;
   report: string;
+  /** Also write the report as JUnit XML to this file. */
+  junit?: string | undefined;
   'no-cache': boolean;
   unconfined: boolean;
   shard?: string | undefined;
@@ -84,6 +87,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     const fingerprint = kitFingerprint(KIT_ROOT);
     const { timeoutMs } = pool;
     const reportFile = path.resolve(host.cwd, flags.report);
+    const junitFile = flags.junit === undefined ? undefined : path.resolve(host.cwd, flags.junit);
     const { exitCode } = await runRehearsal({
       packets: selected,
       ...(shard ? { shard } : {}),
@@ -96,7 +100,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
       cache: flags['no-cache'] ? noCache : directoryCache(path.resolve(host.cwd, 'node_modules/.cache/packet-kit/rehearse'), fingerprint),
       // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
       labTables: ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: fingerprint, timeoutMs, fresh: flags['no-cache'] }),
-      reporter: fanOut([jsonReportFile(reportFile, ctx.redact), reporter]),
+      reporter: fanOut([jsonReportFile(reportFile, ctx.redact), ...(junitFile ? [junitReportFile(junitFile, ctx.redact)] : []), reporter]),
       outDir: path.resolve(host.cwd, flags.out ?? path.join('out', 'rehearsals', folderTimestamp(host.now()))),
       cwd: host.cwd,
       date: host.now,
@@ -117,6 +121,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
         : {}),
     });
     reporter.onReportWritten?.(reportFile);
+    if (junitFile) reporter.onReportWritten?.(junitFile, 'junit');
     return exitCode;
   } finally {
     await ctx.dispose();

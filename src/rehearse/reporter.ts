@@ -39,6 +39,6 @@ export interface RehearsalReporter extends RunMessages {
   onRunEnd?(report: RehearsalReport): void;
   /** The whole report, offline and live, final; awaited, so a reporter that writes it somewhere is done before the run ends. */
   onReport?(report: RehearsalReport): void | Promise<void>;
-  /** The JSON report is written, at this absolute path. */
-  onReportWritten?(file: string): void;
+  /** A report is written, at this absolute path: the JSON report, or (`--junit`) the JUnit XML. */
+  onReportWritten?(file: string, format?: 'json' | 'junit'): void;
 }

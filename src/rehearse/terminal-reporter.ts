@@ -104,8 +104,8 @@ export function terminalReporter(options: TerminalReporterOptions): RehearsalRep
       out(`models: ${runs.length} run${runs.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
       for (const d of modelRunDiagnostics(runs)) messages.onDiagnostic(d);
     },
-    onReportWritten(file) {
-      out(`report: ${path.relative(options.cwd, file)}\n`);
+    onReportWritten(file, format = 'json') {
+      out(`${format === 'junit' ? 'junit' : 'report'}: ${path.relative(options.cwd, file)}\n`);
     },
     onModelRunEnd(run: ModelRunReport) {
       const colour = run.verdict === 'INCONCLUSIVE' ? c.yellow : run.verdict === 'PASS' || run.verdict === 'CAUGHT' ? c.green : run.verdict === 'GAVE-UP' ? c.cyan : c.red;

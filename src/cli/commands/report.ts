@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { KIT_ROOT } from '../../kit/fingerprint.ts';
 import { buildHtmlReport } from '../../report/html-build.ts';
-import { junitXml } from '../../report/junit.ts';
 import { readHistory } from '../../report/read-reports.ts';
 import { copyReceipts, receiptPaths } from '../../report/receipts.ts';
 import { reportView } from '../../report/view.ts';
+import { junitXml } from '../../rehearse/junit.ts';
 import { reportText } from '../../rehearse/report-file.ts';
 import { writeFileAtomic } from '../../rehearse/run-rehearsal.ts';
 import { reportSpec } from '../command-specs.ts';

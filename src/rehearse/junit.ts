@@ -4,9 +4,12 @@
  * exit code says so (see `exitCodeOf`): a packet defect is a `<failure>`, an inconclusive check
  * or model run an `<error>`; a model run that ends PASS, CAUGHT, FALSE-GREEN or GAVE-UP passes,
  * with its verdict in `<system-out>`. Deterministic: the report's order, no time of writing.
+ * Written by `packet report --junit` and, as a reporter, by `packet rehearse --junit`.
  */
 import type { Finding } from '../judge/findings.ts';
-import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from '../rehearse/report.ts';
+import { writeFileAtomic } from './report-file.ts';
+import type { RehearsalReporter } from './reporter.ts';
+import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from './report.ts';
 
 /** Text for XML: the five special characters escaped, and characters XML 1.0 cannot hold dropped. */
 export function xmlText(text: string): string {
@@ -79,4 +82,11 @@ export function junitXml(report: RehearsalReport): string {
     `<testsuites${attr('name', 'packet rehearse')}${attr('tests', tests)}${attr('failures', failures)}${attr('errors', errors)}${attr('time', seconds(time))}${attr('timestamp', report.date)}>\n` +
     `${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`
   );
+}
+
+/** The JUnit output of a rehearsal, as a reporter: the final report written to `file` as JUnit XML, atomically, through `redact`. */
+export function junitReportFile(file: string, redact: (text: string) => string = (t) => t): RehearsalReporter {
+  return {
+    onReport: (report) => writeFileAtomic(file, redact(junitXml(report))),
+  };
 }
