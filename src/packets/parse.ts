@@ -44,7 +44,7 @@ export function parsePacket(source: PacketSource): ParseResult {
     const file = `${source.dir}/${name}.mdx`;
     const raw = source.parts[name];
     if (!kind.parts.includes(name)) {
-      if (raw !== undefined) diagnostics.push(diagnose(LabErrors.KindPartUnused, { file }, { kind: kind.word, part: name }));
+      if (raw !== undefined) diagnostics.push(diagnose(LabErrors.KindPartUnused, { file }, { kind: kind.word, part: name, parts: partsInWords(kind.parts) }));
       continue;
     }
     if (raw === undefined) {
@@ -65,4 +65,9 @@ export function parsePacket(source: PacketSource): ParseResult {
   const assembled = kind.assemble(parts, source);
   diagnostics.push(...assembled.diagnostics);
   return { packet: assembled.packet, diagnostics };
+}
+
+/** A kind's parts in words: `prompt, rubric and assistant`. */
+function partsInWords(parts: readonly string[]): string {
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts.join('');
 }

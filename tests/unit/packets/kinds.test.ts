@@ -37,6 +37,13 @@ describe('the kind list', () => {
     }
   });
 
+  it("says in PK181's hint which parts the packet's own kind reads", () => {
+    const hint = (kind: PacketKind, part: string) => parseMemory({ ...scaffoldOf(kind), [`${part}.mdx`]: '---\nlabel: unused\n---\n' }).diagnostics.find((d) => d.code === 'PK181')?.hint;
+    expect(hint('takehome', 'assistant')).toBe("Remove it, or change the prompt's kind (a take-home reads prompt, rubric, sample and failures).");
+    expect(hint('lab', 'sample')).toBe("Remove it, or change the prompt's kind (a lab reads prompt, rubric and assistant).");
+    expect(hint('drill', 'failures')).toBe("Remove it, or change the prompt's kind (a drill reads prompt, rubric and assistant).");
+  });
+
   it('the first kind is the kind of a prompt that names none, or names one the list lacks', () => {
     expect(declaredKind('---\ntitle: T\n---\nBody\n')).toBe(KINDS[0].kind);
     expect(declaredKind('---\nkind: quiz\n---\nBody\n')).toBe(KINDS[0].kind);
