@@ -2,17 +2,20 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { readSources } from '../packets/load.ts';
+import { KINDS, kindNamed, type SiteCollection } from '../packets/kinds/index.ts';
 import { declaredKind } from '../packets/parse.ts';
 import type { PacketKind } from '../packets/schema/index.ts';
 
 /**
- * The content collection each kind of packet is in, and so the page set it gets. A new kind names
- * its collection here (and defines it in src/content.config.ts).
+ * The content collections of packets, one per page set: each kind's descriptor names the one its
+ * public view is in (`collection`), and src/content.config.ts defines it.
  */
-export const COLLECTION_OF_KIND = { takehome: 'packets', lab: 'packets', drill: 'drills' } as const satisfies Record<PacketKind, string>;
+export const SITE_COLLECTIONS: readonly SiteCollection[] = [...new Set(KINDS.map((k) => k.collection))];
 
-/** A content collection of packets, one per page set. */
-export type KindCollection = (typeof COLLECTION_OF_KIND)[PacketKind];
+/** A keep of `entryPaths`: the entries of one kind (a lab's pages, among the `packets` collection). */
+export function ofKind(kind: PacketKind): (entry: { data: { prompt: { kind: PacketKind } } }) => boolean {
+  return (entry) => entry.data.prompt.kind === kind;
+}
 
 /** The id of the catalog collection's one entry. */
 export const CATALOG_ID = 'catalog';
@@ -29,8 +32,8 @@ export type Catalog = z.infer<typeof catalogSchema>;
 /** The catalog of packet sources: each id under the collection of its declared kind. */
 export function catalogOf(sources: readonly { id: string; parts: { prompt?: string } }[]): Catalog {
   const ids: Record<string, string[]> = {};
-  for (const collection of Object.values(COLLECTION_OF_KIND)) ids[collection] = [];
-  for (const source of sources) ids[COLLECTION_OF_KIND[declaredKind(source.parts.prompt)]]!.push(source.id);
+  for (const collection of SITE_COLLECTIONS) ids[collection] = [];
+  for (const source of sources) ids[kindNamed(declaredKind(source.parts.prompt)).collection]!.push(source.id);
   for (const list of Object.values(ids)) list.sort();
   return { ids };
 }
@@ -40,7 +43,7 @@ export function catalogOf(sources: readonly { id: string; parts: { prompt?: stri
  * is then not asked for the collection, which it would warn "does not exist or is empty"); an error
  * when the collection and the catalog disagree.
  */
-export async function catalogedEntries<E extends { id: string }>(catalog: Catalog | undefined, collection: KindCollection, read: () => Promise<E[]>): Promise<E[]> {
+export async function catalogedEntries<E extends { id: string }>(catalog: Catalog | undefined, collection: SiteCollection, read: () => Promise<E[]>): Promise<E[]> {
   if (!catalog) throw new Error(`the site's catalog collection has no entry "${CATALOG_ID}"; it is defined in src/content.config.ts`);
   const ids = catalog.ids[collection] ?? [];
   if (ids.length === 0) return [];

@@ -3,7 +3,8 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { describe, expect, it } from 'vitest';
 import { drillLoader, packetLoader } from '../../../src/packets/astro-loader.ts';
 import { readSources } from '../../../src/packets/load.ts';
-import { CATALOG_ID, catalogedEntries, catalogLoader, catalogOf, type Catalog } from '../../../src/site/catalog.ts';
+import { KINDS } from '../../../src/packets/kinds/index.ts';
+import { CATALOG_ID, catalogedEntries, catalogLoader, catalogOf, ofKind, SITE_COLLECTIONS, type Catalog } from '../../../src/site/catalog.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -34,6 +35,20 @@ describe("the site's catalog of collections", () => {
     const prompt = (kind: string) => `---\nkind: ${kind}\ntitle: T\n---\n# T\n`;
     expect(catalogOf([])).toEqual({ ids: { packets: [], drills: [] } });
     expect(catalogOf([{ id: 'b', parts: { prompt: prompt('lab') } }, { id: 'a', parts: {} }, { id: 'c', parts: { prompt: prompt('drill') } }])).toEqual({ ids: { packets: ['a', 'b'], drills: ['c'] } });
+  });
+
+  it("puts a packet of each kind in the collection its kind's descriptor names, and lists exactly those collections", () => {
+    const prompt = (kind: string) => `---\nkind: ${kind}\ntitle: T\n---\n# T\n`;
+    const catalog = catalogOf(KINDS.map((k) => ({ id: `a-${k.kind}`, parts: { prompt: prompt(k.kind) } })));
+    for (const k of KINDS) expect(catalog.ids[k.collection], k.kind).toContain(`a-${k.kind}`);
+    expect(Object.keys(catalog.ids).sort()).toEqual([...new Set(KINDS.map((k) => k.collection))].sort());
+    expect([...SITE_COLLECTIONS].sort()).toEqual(['drills', 'packets']);
+  });
+
+  it("keeps the entries of one kind by their prompt's kind", () => {
+    const entry = (kind: 'takehome' | 'lab' | 'drill') => ({ data: { prompt: { kind } } });
+    expect([entry('takehome'), entry('lab'), entry('drill')].filter(ofKind('lab'))).toEqual([entry('lab')]);
+    expect([entry('takehome'), entry('lab')].filter(ofKind('takehome'))).toEqual([entry('takehome')]);
   });
 
   it('does not read a collection the catalog lists empty, and checks the one it reads', async () => {
