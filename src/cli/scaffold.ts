@@ -1,14 +1,14 @@
 import { cp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KINDS } from '../packets/kinds/index.ts';
+import type { PacketKind } from '../packets/schema/index.ts';
 
-const template = (name: string) => fileURLToPath(new URL(`./${name}/`, import.meta.url));
-/** The scaffold's template folders, shipped beside the CLI: a take-home's, a lab's, a drill's. */
-export const TEMPLATE_DIR = template('scaffold-template');
-export const LAB_TEMPLATE_DIR = template('scaffold-lab');
-export const DRILL_TEMPLATE_DIR = template('scaffold-drill');
-/** The template of each kind (the choices of `packet new --kind`). */
-export const TEMPLATES = { takehome: TEMPLATE_DIR, lab: LAB_TEMPLATE_DIR, drill: DRILL_TEMPLATE_DIR } as const;
+/**
+ * The template folder of each kind (the choices of `packet new --kind`): the folder its
+ * descriptor names (`scaffold`), shipped beside the CLI.
+ */
+export const TEMPLATES = Object.fromEntries(KINDS.map((k) => [k.kind, fileURLToPath(new URL(`./${k.scaffold}/`, import.meta.url))])) as Record<PacketKind, string>;
 
 /** The `{{key}}` placeholders of every .mdx file under `dir`, filled in. */
 async function fillPlaceholders(dir: string, values: Record<string, string>): Promise<void> {

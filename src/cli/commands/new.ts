@@ -7,7 +7,7 @@ import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { writeScaffold, type TEMPLATES } from '../scaffold.ts';
 
-export { DRILL_TEMPLATE_DIR, LAB_TEMPLATE_DIR, TEMPLATE_DIR, TEMPLATES } from '../scaffold.ts';
+export { TEMPLATES } from '../scaffold.ts';
 
 /** `packet new <id>`. */
 export async function newCommand(args: string[], io: CliIo): Promise<number> {

@@ -83,5 +83,6 @@ export const drillKind: KindDescriptor<Drill> = defineKind<Drill>({
     return { packet, diagnostics };
   },
   collection: 'drills',
+  scaffold: 'scaffold-drill',
   publicView: (packet) => publicDrill(packet),
 });

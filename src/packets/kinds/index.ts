@@ -12,8 +12,9 @@ export type { Takehome } from './takehome.ts';
  * Every kind of packet, the one list of them: the `Packet` union is made of the kinds listed
  * here, and the loader, the lint and the site read each kind's parts, prompt schema, checks and
  * public view from its descriptor. The first is the kind of a prompt that names none. A new kind
- * is a file beside these (its packet type and its descriptor), its line here, and its value in
- * the `kind` field of the prompt schema (tests/unit/packets/kinds.test.ts checks they agree).
+ * is a file beside these (its packet type and its descriptor), its line here, its value in the
+ * `kind` field of the prompt schema (tests/unit/packets/kinds.test.ts checks they agree) and the
+ * template folder its descriptor names for `packet new` (tests/unit/cli/scaffold.test.ts).
  */
 export const KINDS = [takehomeKind, labKind, drillKind] as const;
 

@@ -40,6 +40,11 @@ export interface KindDescriptor<P extends PacketBase & { kind: string } = Packet
   assemble(parts: ValidParts, source: PacketSource): { packet: P; diagnostics: Diagnostic[] };
   /** The site collection of its public view. */
   collection: SiteCollection;
+  /**
+   * The template `packet new --kind <kind>` writes: the folder of this name shipped beside the
+   * CLI (`src/cli/<scaffold>/`), a small packet of the kind that passes `packet check`.
+   */
+  scaffold: string;
   /** Its public view: what the site stores (never a secret); `readStarter` gives a starter file's bytes. */
   publicView(packet: P, readStarter: (path: string) => Uint8Array | undefined): unknown;
 }

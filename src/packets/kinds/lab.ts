@@ -77,5 +77,6 @@ export const labKind: KindDescriptor<Lab> = defineKind<Lab>({
     return { packet, diagnostics };
   },
   collection: 'packets',
+  scaffold: 'scaffold-lab',
   publicView: (packet, readStarter) => publicPacket(packet, readStarter),
 });

@@ -41,5 +41,6 @@ export const takehomeKind: KindDescriptor<Takehome> = defineKind<Takehome>({
     return { packet, diagnostics: crossCheck(packet, takehomeKind, packet.failures) };
   },
   collection: 'packets',
+  scaffold: 'scaffold-template',
   publicView: (packet, readStarter) => publicPacket(packet, readStarter),
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DRILL_TEMPLATE_DIR, LAB_TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
+import { TEMPLATES } from '../../../src/cli/commands/new.ts';
 import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import type { Lab } from '../../../src/packets/packet.ts';
 import { parsePacket, type ParseResult } from '../../../src/packets/parse.ts';
@@ -20,7 +20,7 @@ function readTree(dir: string, rel = ''): Record<string, string> {
 
 /** The lab (or drill) scaffold's files, placeholders filled. */
 export function scaffoldFiles(kind: 'lab' | 'drill', id = 'mem'): Record<string, string> {
-  const files = readTree(kind === 'lab' ? LAB_TEMPLATE_DIR : DRILL_TEMPLATE_DIR);
+  const files = readTree(TEMPLATES[kind]);
   for (const [rel, text] of Object.entries(files)) {
     if (rel.endsWith('.mdx')) files[rel] = text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => ({ title: 'Memory lab', id, date: '2026-11-29' })[key] ?? key);
   }

@@ -10,7 +10,7 @@ import { loadPackets } from '../../../src/packets/load.ts';
 import type { Packet, Takehome } from '../../../src/packets/packet.ts';
 import { parsePacket } from '../../../src/packets/parse.ts';
 import type { PacketSource } from '../../../src/packets/source.ts';
-import { LAB_TEMPLATE_DIR, TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
+import { TEMPLATES } from '../../../src/cli/commands/new.ts';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,8 +51,8 @@ export function fixtureProject(): string {
       const prompt = readFileSync(path.join(ROOT, FIXTURES, rule, side, 'prompt.mdx'), 'utf8');
       const code = { recursive: true, filter: (src: string) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) };
       // A take-home fixture gets the scaffold's trees, a lab fixture the lab scaffold's; a drill has no code.
-      if (/^kind: lab$/m.test(prompt)) cpSync(LAB_TEMPLATE_DIR, dest, code);
-      else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, code);
+      if (/^kind: lab$/m.test(prompt)) cpSync(TEMPLATES.lab, dest, code);
+      else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATES.takehome, dest, code);
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
       // A fixture that needs a scaffold file gone (the lab without a README) lists it in `.without`.
       const without = path.join(dest, '.without');
@@ -85,7 +85,7 @@ function readTree(dir: string, rel = ''): Record<string, string> {
 
 /** The scaffold template's files, placeholders filled. */
 export function templateFiles(id = 'mem'): Record<string, string> {
-  const files = readTree(TEMPLATE_DIR);
+  const files = readTree(TEMPLATES.takehome);
   for (const [rel, text] of Object.entries(files)) {
     if (rel.endsWith('.mdx')) {
       files[rel] = text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => ({ title: 'Memory packet', id, date: '2026-11-29' })[key] ?? key);
