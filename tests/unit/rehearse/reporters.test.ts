@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { junitReportFile, junitXml } from '../../../src/rehearse/junit.ts';
 import { jsonReportFile, reportText } from '../../../src/rehearse/report-file.ts';
 import { terminalReporter } from '../../../src/rehearse/terminal-reporter.ts';
 import { createSecrets } from '../../../src/runs/secrets.ts';
@@ -33,6 +34,19 @@ describe('jsonReportFile', () => {
   });
 });
 
+describe('junitReportFile', () => {
+  it('writes the final report as JUnit XML, through the redaction, with nothing left beside it', async () => {
+    const file = path.join(dir, 'ci/junit.xml');
+    const r = report([packet('alpha'), packet('bravo', 'defect')], { models: [modelRun('alpha', 'sk-secret-model', 'PASS')], live: ['sk-secret-model'] });
+    await junitReportFile(file, (t) => t.replaceAll('sk-secret-model', '[redacted]')).onReport!(r);
+    const text = await readFile(file, 'utf8');
+    expect(text).toBe(junitXml(r).replaceAll('sk-secret-model', '[redacted]'));
+    expect(text).toMatch(/<testsuite name="bravo"[^>]* failures="1"/);
+    expect(text).not.toContain('sk-secret-model');
+    expect(await readdir(path.dirname(file))).toEqual(['junit.xml']);
+  });
+});
+
 describe('terminalReporter: the live runs', () => {
   it('prints the start, each wait (naming the model when there are several), each pause, and where the report is', () => {
     const t = terminal();
@@ -40,11 +54,13 @@ describe('terminalReporter: the live runs', () => {
     t.reporter.onWait!('alpha', { ms: 1500, source: 'backoff', from: null } as never, 1, 'b');
     t.reporter.onPause!({ ms: 2000, from: 'retry-after: 2' } as never, '127.0.0.1:9');
     t.reporter.onReportWritten!(path.join(dir, 'out/report.json'));
+    t.reporter.onReportWritten!(path.join(dir, 'out/junit.xml'), 'junit');
     expect(t.out.join('')).toBe(
       '\nmodels a, b at 127.0.0.1:9 (the embedded scripted endpoint), 2 calls at a time\n' +
         '  alpha with b: retry 1 in 1.5 s (backoff)\n' +
         '  endpoint 127.0.0.1:9: every run waits 2.0 s (a rate limit: retry-after: 2)\n' +
-        'report: out/report.json\n',
+        'report: out/report.json\n' +
+        'junit: out/junit.xml\n',
     );
   });
 
