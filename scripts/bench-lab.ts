@@ -5,8 +5,6 @@
 //   3. naively: one sandbox run per combination, a fresh `python3 -m unittest` each, one after the other.
 // Printed side by side with the ratio naive / kit (target >= 5). BENCH_LABS=a,b picks the labs
 // (default: every lab of the library with at most 81 combinations); BENCH_ROUNDS=n the rounds (default 1).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyseTests } from '../src/judge/judge.ts';
 import { runTests, type TestRunner } from '../src/judge/run-tests.ts';
@@ -15,7 +13,8 @@ import { precomputeLab } from '../src/labs/precompute.ts';
 import { allPass, type LabTable } from '../src/labs/table.ts';
 import { composeLab, statesOfIndex } from '../src/packets/lab-compose.ts';
 import { loadPackets } from '../src/packets/load.ts';
-import { prepareRunEnvironment } from '../src/rehearse/environment.ts';
+import { packetsOfKind } from '../src/packets/packet.ts';
+import { openRunContext } from '../src/runs/context.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -27,7 +26,9 @@ function median(xs: number[]): number {
 
 /** Every combination of a lab, one sandbox run each, sequentially; whether each was green. */
 async function naive(files: PacketFiles, runner: TestRunner, scratch: string): Promise<boolean[]> {
-  const lab = files.packet.lab!;
+  const packet = files.packet;
+  if (packet.kind !== 'lab' || !packet.lab) throw new Error(`${packet.id} is not a lab with resolved suggestions`);
+  const lab = packet.lab;
   const out: boolean[] = [];
   for (let index = 0; index < 3 ** lab.suggestions.length; index++) {
     const submission = { files: composeLab(lab, statesOfIndex(index, lab.suggestions.length)), deleted: [] };
@@ -45,15 +46,18 @@ async function naive(files: PacketFiles, runner: TestRunner, scratch: string): P
 }
 
 export async function benchLab(): Promise<void> {
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const packets = packetsOfKind(loadedPackets, 'lab');
   const wanted = process.env.BENCH_LABS?.split(',');
   const labs = packets.filter((p) => p.lab && (wanted ? wanted.includes(p.id) : 3 ** p.lab.suggestions.length <= 81));
   if (!labs.length) throw new Error('no lab to measure');
-  const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
-  if (!prepared.ok) throw new Error(prepared.message);
-  const env = prepared.environment;
-  const runner: TestRunner = { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 60_000 };
-  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-lab-'));
+  // The sandbox in a scratch root of the run's own, as every command has it.
+  const ctx = openRunContext('bench', { env: process.env, cwd: root, now: () => new Date() }, { unconfined: false, packets: 'packets' })!;
+  const made = await ctx.sandbox();
+  if (!made.ok) throw new Error(made.diagnostic.message);
+  const env = made.ready.environment;
+  const runner: TestRunner = made.ready.runner(60_000);
+  const scratch = made.ready.scratchDir;
   const all = await Promise.all(labs.map((p) => loadPacketFiles(p, path.join(root, 'packets', sources.find((s) => s.id === p.id)!.folder))));
   const combos = labs.reduce((n, p) => n + 3 ** p.lab!.suggestions.length, 0);
   const kit: number[] = [];
@@ -88,8 +92,7 @@ export async function benchLab(): Promise<void> {
       bare.push(performance.now() - t0);
     }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
-    await env.dispose();
+    await ctx.dispose();
   }
   const k = median(kit);
   const f = median(forks);

@@ -2,18 +2,16 @@
 // a rehearsal of the library, measured side by side in one run and printed as a ratio:
 //   1. rehearsal without the reply checks / with them (no cache, same pool), as a ratio
 //   2. one model call through the kit's client against the embedded endpoint (no sandbox), in ms
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createMeter } from '../src/llm/budget.ts';
 import { createModelClient } from '../src/llm/client.ts';
 import { createLedger } from '../src/llm/ledger.ts';
 import { DEFAULT_RETRY_POLICY } from '../src/llm/retry.ts';
-import { replyStoreFromDirs, startScriptedServer } from '../src/llm/scripted-server.ts';
-import { systemClock } from '../src/rehearse/session.ts';
+import { systemClock } from '../src/runs/turn-loop.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { codePackets } from '../src/packets/packet.ts';
 import { noCache } from '../src/rehearse/cache.ts';
-import { prepareRunEnvironment } from '../src/rehearse/environment.ts';
+import { openRunContext } from '../src/runs/context.ts';
 import { rehearse } from '../src/rehearse/rehearse.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -25,13 +23,17 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+
+const packets = codePackets(loadedPackets);
 const dirs = new Map(sources.map((s) => [s.id, path.join(root, 'packets', s.folder)]));
-const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
-if (!prepared.ok) throw new Error(prepared.message);
-const env = prepared.environment;
-const server = await startScriptedServer({ replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: dirs.get(p.id)!, replies: p.trees.replies }]))) });
-const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-replies-'));
+// The sandbox in a scratch root of the run's own, and the scripted endpoint, as every command has them.
+const ctx = openRunContext('bench', { env: process.env, cwd: root, now: () => new Date() }, { unconfined: false, packets: 'packets' })!;
+const made = await ctx.sandbox();
+if (!made.ok) throw new Error(made.diagnostic.message);
+const env = made.ready.environment;
+const server = await ctx.scriptedServer(packets.map((p) => ({ id: p.id, dir: dirs.get(p.id)!, replies: p.trees.replies })));
+const scratch = made.ready.scratchDir;
 
 const run = async (scripted: boolean) => {
   const t0 = performance.now();
@@ -86,9 +88,7 @@ for (let i = 0; i < 50; i++) {
   calls.push(performance.now() - t0);
 }
 
-await server.close();
-await env.dispose();
-await rm(scratch, { recursive: true, force: true });
+await ctx.dispose();
 const a = median(without);
 const b = median(withReplies);
 console.log(`scripted replies: ${packets.length} packets, ${replyChecks} reply checks, ${rounds} rounds (medians), ${jobs} jobs`);

@@ -8,8 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPackets } from '../src/packets/load.ts';
+import { codePackets } from '../src/packets/packet.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, prepareWorkspace } from '../src/judge/workspace.ts';
-import { createInterpreterResolver, createSandbox, createUnconfinedSandbox, type RunSpec, type Sandbox } from '../src/sandbox/index.ts';
+import { createSandbox } from '../src/sandbox/create.ts';
+import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';
+import type { RunSpec, Sandbox } from '../src/sandbox/types.ts';
+import { createUnconfinedSandbox } from '../src/sandbox/unconfined.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS ?? 40);
@@ -37,7 +41,9 @@ try {
   const bwrap = sandbox!;
   const unconfined = createUnconfinedSandbox();
 
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+
+  const packets = codePackets(loadedPackets);
   const packet = packets[0]!;
   const packetDir = path.join(root, 'packets', sources.find((s) => s.id === packet.id)!.folder);
   const ws = await prepareWorkspace(await loadPacketFiles(packet, packetDir), EMPTY_SUBMISSION, { withHidden: true, canaries: false, parentDir: scratch, random: Math.random });

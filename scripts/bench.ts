@@ -10,10 +10,11 @@
 //   7. packet mutate of each packet that ships replies/mutants.md: time per judged mutant / the
 //      same test command run bare on the sample
 //   8. labs' test tables (scripts/bench-lab.ts): the kit's driver / a sandboxed process per combination
+//   9. the CLI's start-up (scripts/bench-cli.ts): --help, explain, new, check <id> and npx packet, beside node -e 0
 // A packet build does more than Astro: the check, the zips, the search index, the canary scan, the
 // reviewer bundles and the publish; the bare build is Astro alone, on the same pages.
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
-// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate or lab runs one part,
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate, lab or cli runs one part,
 // BENCH_ONLY=generated only the builds of 100 and 200 generated packets.
 import { buildOnlyFile } from './bench-pages.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import path from 'node:path';
 import { memoryIo } from '../src/cli/io.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { loadPackets } from '../src/packets/load.ts';
+import { codePackets } from '../src/packets/packet.ts';
 import { MUTANTS_REPLY } from '../src/packets/packet.ts';
 import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
@@ -45,7 +47,8 @@ function time(fn: () => void): number {
 }
 
 async function benchRehearsal(): Promise<void> {
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const packets = codePackets(loadedPackets);
   const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
   const python = await resolver.python();
   if ('error' in python) throw new Error(python.error);
@@ -227,7 +230,8 @@ async function benchBuild(generatedOnly: boolean): Promise<void> {
 async function benchGrade(): Promise<void> {
   const n = Number(process.env.BENCH_SUBMISSIONS ?? 12);
   const id = 'fetch-retry-ticket';
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: [id] });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: [id] });
+  const packets = codePackets(loadedPackets);
   const packet = packets[0]!;
   const dir = path.join(root, 'packets', sources[0]!.folder);
   const files = await loadPacketFiles(packet, dir);
@@ -353,7 +357,8 @@ async function benchShards(): Promise<void> {
 
 /** `packet mutate` on each packet with scripted mutants: the time per judged mutant against the bare test command on the sample's workspace. */
 async function benchMutate(): Promise<void> {
-  const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root });
+  const packets = codePackets(loadedPackets);
   const resolver = createInterpreterResolver({ searchPath: process.env.PATH ?? '', env: process.env, tmpDir: tmpdir() });
   const python = await resolver.python();
   if ('error' in python) throw new Error(python.error);
@@ -402,3 +407,4 @@ if (!only || only === 'grade') await benchGrade();
 if (!only || only === 'shards') await benchShards();
 if (!only || only === 'mutate') await benchMutate();
 if (!only || only === 'lab') await (await import('./bench-lab.ts')).benchLab();
+if (!only || only === 'cli') await (await import('./bench-cli.ts')).benchCli();

@@ -2,7 +2,7 @@ import { COMMAND_SPECS } from '../src/cli/command-specs.ts';
 import type { CommandSpec } from '../src/cli/flags.ts';
 import { CLI_REFERENCE_END, CLI_REFERENCE_START, cliReferenceMarkdown } from '../src/cli/flags.ts';
 import { fullErrorReference } from '../src/docs/reference-texts.ts';
-import { PRIMITIVES_END, PRIMITIVES_START, primitivesMarkdown } from '../src/judge/primitives.ts';
+import { PRIMITIVES_END, PRIMITIVES_START, primitivesMarkdown } from '../src/packets/schema/primitives.ts';
 import { FORMAT_REFERENCE_END, FORMAT_REFERENCE_START, formatReferenceMarkdown } from '../src/packets/format-reference.ts';
 
 /**

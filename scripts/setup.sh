@@ -37,4 +37,6 @@ if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.pack
   echo "setup: npm ci (Node $(node --version))"
   npm ci --no-audit --no-fund
 fi
+# npm ci writes node_modules/.bin/packet (the postinstall); a node_modules installed before it did gets it here.
+sh scripts/link-bin.sh
 echo "setup: done ($(node_modules/.bin/node --version), $(bwrap --version), python $(python3 -c 'import sys; print(sys.version.split()[0])'))"

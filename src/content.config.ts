@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { renderBody, toMarkdown } from './bundle/markdown.ts';
 import { drillLoader, packetLoader, rubricNotesLoader } from './packets/astro-loader.ts';
+import { catalogLoader } from './site/catalog.ts';
 
 // `packet build` sets the packets folder; a plain `astro build` reads ./packets.
 const packetsDir = process.env.PACKET_KIT_PACKETS || 'packets';
@@ -26,4 +27,12 @@ const drills = defineCollection({
   loader: drillLoader({ packetsDir, markdownOf }),
 });
 
-export const collections = { packets, rubricNotes, drills };
+/**
+ * Which packets each collection above holds, in one entry that is always there: pages read the
+ * collections through it (src/site/entries.ts), so an empty one is never asked for.
+ */
+const catalog = defineCollection({
+  loader: catalogLoader({ packetsDir }),
+});
+
+export const collections = { packets, rubricNotes, drills, catalog };

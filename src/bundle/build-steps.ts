@@ -1,17 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkLoadedPackets, projectLintCache } from '../check/check-packets.ts';
-import { diagnose, Errors } from '../errors/catalog.ts';
+import { diagnose } from '../errors/catalog.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { LabTable } from '../labs/table.ts';
-import type { Drill } from '../packets/drill.ts';
 import { loadPackets } from '../packets/load.ts';
-import type { Packet } from '../packets/packet.ts';
-import type { RunEnvironment } from '../rehearse/environment.ts';
-import type { Reporter } from '../rehearse/reporter.ts';
-import type { BuildSteps, LabTablesOutcome, RehearsalOutcome } from './build.ts';
+import type { CodePacket, Lab, Packet } from '../packets/packet.ts';
+import type { RehearsalReporter } from '../rehearse/reporter.ts';
+import type { ReadySandbox, RunContext, RunHost } from '../runs/context.ts';
+import type { BuildReporter, BuildSteps, LabTablesOutcome, RehearsalOutcome } from './build.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
 import { readReportFile } from './build.ts';
 import type { SiteBuilder } from './site-build.ts';
@@ -44,12 +42,10 @@ export interface FsBuildOptions {
     /** Run the packets' own trees without a sandbox where bubblewrap is unusable. */
     allowUnconfined: boolean;
   };
-  /** The environment (PACKET_KIT_BWRAP is read from it). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** The clock, for the report's date. */
-  now(): Date;
+  /** The outside world: the environment (PACKET_KIT_BWRAP is read from it), the clock for the report's date. */
+  host: RunHost;
   /** Where the rehearsal's lines go. */
-  out(text: string): void;
+  reporter: Pick<BuildReporter, 'onLine'>;
   /** The Astro child, started early. */
   site: SiteBuilder;
   /** The fingerprint of the kit's code, which the caches of search indexes are tied to. */
@@ -57,7 +53,7 @@ export interface FsBuildOptions {
 }
 
 /** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
-export function buildReporter(out: (text: string) => void): Reporter {
+export function buildReporter(out: (text: string) => void): RehearsalReporter {
   return {
     onPacketEnd(report) {
       if (report.status === 'fails-closed') return;
@@ -70,63 +66,34 @@ export function buildReporter(out: (text: string) => void): Reporter {
   };
 }
 
-/** Write a file whole or not at all: a temporary file, then a rename. */
-async function writeWhole(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
-
 /** The sandbox of a build, shared by the rehearsal and the labs' tables. */
-type Sandboxed = { ok: true; environment: RunEnvironment; tables: LabTables; scratchDir: string } | { ok: false; message: string };
+type Sandboxed = { ok: true; ctx: RunContext; ready: ReadySandbox; tables: LabTables } | { ok: false; diagnostic: Diagnostic };
 
 /** The build's steps and file reader for a project on disk; `dispose` removes the sandbox's scratch root once the build is over. */
 export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (packet: Pick<Packet, 'id' | 'dir'>) => PacketFileReader; dispose(): Promise<void> } {
   const packetsDir = path.resolve(o.cwd, o.packets);
   const folders = new Map<string, string>();
-  let drills: readonly Drill[] = [];
   let sandbox: Promise<Sandboxed> | undefined;
-  let disposeSandbox: (() => Promise<void>) | undefined;
-  // Prepared once, when the rehearsal or the labs first need it: the self-test, the interpreter,
-  // and a scratch root of the build's own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
+  let context: RunContext | undefined;
+  // Prepared once, when the rehearsal or the labs first need it: the run context's sandbox, in a
+  // scratch root of the build's own, removed after it, on Ctrl-C or SIGTERM, or by a later run.
   const sandboxed = () =>
     (sandbox ??= (async (): Promise<Sandboxed> => {
-      const [{ prepareRunEnvironment }, { createScratchRoot }, { labTables }] = await Promise.all([
-        import('../rehearse/environment.ts'),
-        import('../sandbox/scratch.ts'),
-        import('../labs/table-cache.ts'),
-      ]);
-      const scratchRoot = await createScratchRoot({ parent: tmpdir() });
-      const bwrapPath = o.env.PACKET_KIT_BWRAP;
-      const prepared = await prepareRunEnvironment({ env: o.env, tmpDir: scratchRoot.dir, allowUnconfined: o.sandbox.allowUnconfined, ...(bwrapPath ? { bwrapPath } : {}) });
-      if (!prepared.ok) {
-        await scratchRoot.dispose();
-        return { ok: false, message: prepared.message };
-      }
-      const { environment } = prepared;
-      disposeSandbox = async () => {
-        await environment.dispose();
-        await scratchRoot.dispose();
-      };
-      const tables = labTables({
-        runner: { sandbox: environment.sandbox, mounts: environment.interpreter.mounts, timeoutMs: o.sandbox.timeoutMs },
-        scratchDir: scratchRoot.dir,
-        dir: path.resolve(o.cwd, 'node_modules/.cache/packet-kit/labs'),
-        interpreter: environment.interpreter.version,
-        kit: o.kit,
-      });
-      return { ok: true, environment, tables, scratchDir: scratchRoot.dir };
+      const { openRunContext } = await import('../runs/context.ts');
+      const ctx = (context = openRunContext('build', o.host, { unconfined: o.sandbox.allowUnconfined, packets: o.packets })!);
+      const made = await ctx.sandbox();
+      if (!made.ok) return { ok: false, diagnostic: made.diagnostic };
+      const tables = made.ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: o.kit, timeoutMs: o.sandbox.timeoutMs });
+      return { ok: true, ctx, ready: made.ready, tables };
     })());
   const steps: BuildSteps = {
     async load() {
       const loaded = await loadPackets({ packetsDir: o.packets, cwd: o.cwd });
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
-      drills = loaded.drills;
       return loaded;
     },
-    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }, drills),
-    ...(o.rehearse ? { rehearse: (packets: Packet[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
+    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }),
+    ...(o.rehearse ? { rehearse: (packets: CodePacket[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
     labTables: (labs) => labTablesOf(o, sandboxed, labs, folders),
     lastReport: () => readReportFile(o.reportFile),
     // The last `packet mutate` run of each packet, in its default folder.
@@ -147,13 +114,13 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
       }
     };
   };
-  return { steps, reader, dispose: async () => await disposeSandbox?.() };
+  return { steps, reader, dispose: async () => await context?.dispose() };
 }
 
 /** Every lab's test table, as many at once as the rehearsal runs tests (cached, shared with `packet rehearse`). */
-async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Packet[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
+async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Lab[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
   const ready = await sandboxed();
-  if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: diagnose(Errors.SandboxUnavailable, { file: o.packets }, { reason: ready.message }), exitCode: 2 };
+  if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: ready.diagnostic, exitCode: 2 };
   const [{ default: pLimit }, { loadPacketFiles }, { LabBundleErrors }] = await Promise.all([import('p-limit'), import('../judge/workspace.ts'), import('../errors/lab-catalog.ts')]);
   const limit = pLimit(o.sandbox.jobs);
   const outcomes = await Promise.all(labs.map((lab) => limit(async () => ({ lab, outcome: await ready.tables(await loadPacketFiles(lab, folders.get(lab.id)!)) }))));
@@ -171,18 +138,16 @@ async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed
  * The offline rehearsal, as `packet rehearse` runs it (and with its cache): the sandbox, and the
  * embedded scripted endpoint on 127.0.0.1 for the scripted replies, receipts kept in memory.
  */
-async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: Packet[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
-  const [{ startScriptedServer, replyStoreFromDirs }, { rehearse }, { directoryCache }] = await Promise.all([
-    import('../llm/scripted-server.ts'),
+async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: CodePacket[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
+  const [{ rehearse }, { jsonReportFile }, { directoryCache }] = await Promise.all([
     import('../rehearse/rehearse.ts'),
+    import('../rehearse/report-file.ts'),
     import('../rehearse/cache.ts'),
   ]);
   const ready = await sandboxed();
-  if (!ready.ok) return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: o.packets }, { reason: ready.message }) };
-  const { environment } = ready;
-  const server = await startScriptedServer({
-    replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }]))),
-  });
+  if (!ready.ok) return { ok: false, diagnostic: ready.diagnostic };
+  const { environment } = ready.ready;
+  const server = await ready.ctx.scriptedServer(packets.map((p) => ({ id: p.id, dir: folders.get(p.id)!, replies: p.trees.replies })));
   try {
     const report = await rehearse({
       packets,
@@ -193,14 +158,14 @@ async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandb
       jobs: o.sandbox.jobs,
       timeoutMs: o.sandbox.timeoutMs,
       cache: directoryCache(path.resolve(o.cwd, 'node_modules/.cache/packet-kit/rehearse'), o.kit),
-      reporters: [buildReporter(o.out)],
-      scratchDir: ready.scratchDir,
-      date: o.now,
+      reporters: [buildReporter((text) => o.reporter.onLine?.(text))],
+      scratchDir: ready.ready.scratchDir,
+      date: o.host.now,
       now: () => performance.now(),
       scripted: { url: server.url, outDir: null, cwd: o.cwd },
       labTables: ready.tables,
     });
-    await writeWhole(o.reportFile, JSON.stringify(report, null, 2) + '\n');
+    await jsonReportFile(o.reportFile).onReport!(report);
     return { ok: true, report };
   } finally {
     await server.close();

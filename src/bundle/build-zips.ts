@@ -2,13 +2,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { RehearsalStatus } from '../packets/build-status.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket, Packet } from '../packets/packet.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
 import { buildCandidateZip, type PacketFileReader } from './candidate-zip.ts';
 import { ZIPS_DIR, type ManifestPacket } from './manifest.ts';
 import { buildDrillReviewerBundle, buildReviewerBundle, mutationEvidence, rehearsalEvidence, type MutationEvidence } from './reviewer-bundle.ts';
 import type { LabTable } from '../labs/table.ts';
-import type { Drill } from '../packets/drill.ts';
+import type { Drill } from '../packets/packet.ts';
 import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
 
 /** The candidate zips of a build, and what it refused. */
@@ -25,7 +25,7 @@ export interface CandidateZips {
  * The candidate zip of every packet, from the cache when nothing it is made of changed, written
  * into `zipsDir` when none was refused.
  */
-export async function buildCandidateZips(packets: readonly Packet[], reader: (p: Packet) => PacketFileReader, zipsDir: string, cache?: ZipCache): Promise<CandidateZips> {
+export async function buildCandidateZips(packets: readonly CodePacket[], reader: (p: CodePacket) => PacketFileReader, zipsDir: string, cache?: ZipCache): Promise<CandidateZips> {
   const zips = new Map<string, CachedZip>();
   const refused: Diagnostic[] = [];
   const toCache: { key: ZipKey; zip: CachedZip }[] = [];
@@ -49,7 +49,7 @@ export async function buildCandidateZips(packets: readonly Packet[], reader: (p:
 }
 
 /** The manifest's entry of each packet, with the zip built for it and the rehearsal status the site shows. */
-export function manifestEntries(packets: readonly Packet[], zips: ReadonlyMap<string, CachedZip>, rehearsal: RehearsalStatus): ManifestPacket[] {
+export function manifestEntries(packets: readonly CodePacket[], zips: ReadonlyMap<string, CachedZip>, rehearsal: RehearsalStatus): ManifestPacket[] {
   return packets.map((p) => {
     const zip = zips.get(p.id)!;
     return { id: p.id, version: p.prompt.data.version, digest: p.digest, zip: zip.name, size: zip.bytes.byteLength, sha256: zip.sha256, rehearsal };
@@ -64,13 +64,13 @@ export interface ReviewerBundles {
 
 /** What the reviewer bundles are made of. */
 export interface ReviewerBundleInputs {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Drills get a bundle of their own key (no zip, no rehearsal). */
   drills: readonly Drill[];
   zips: ReadonlyMap<string, CachedZip>;
   report: RehearsalReport | undefined;
   /** A packet's last `packet mutate` run, if any. */
-  mutation(packet: Packet): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
+  mutation(packet: CodePacket): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
   /** Each lab's test table, by id. */
   tables: ReadonlyMap<string, LabTable>;
   reader: (p: Pick<Packet, 'id' | 'dir'>) => PacketFileReader;

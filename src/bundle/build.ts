@@ -3,17 +3,17 @@ import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import type { RehearsalStatus } from '../packets/build-status.ts';
-import type { Drill } from '../packets/drill.ts';
-import type { Packet } from '../packets/packet.ts';
+import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
+import { codePackets, packetsOfKind, type CodePacket, type Lab, type Packet, type PacketOf } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
+import type { RunMessages } from '../runs/reporter.ts';
 import { kb, packetNamesOf, settle, startRun, StepFailure, unwrap, type BuildRun, type BuildStep, type Settled } from './build-run.ts';
 import { buildCandidateZips, buildReviewerBundles, manifestEntries, type CandidateZips, type ReviewerBundles } from './build-zips.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
 import { assistantPublicTexts, keyTexts } from './lab-key.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type CanaryCache, type ScannedFiles } from './canary.ts';
-import { buildManifest, manifestJson, MANIFEST_FILE, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
+import { buildManifest, manifestJson, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
 import { publish, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
 import type { MutationEvidence } from './reviewer-bundle.ts';
 import type { SearchIndexResult } from './search-index.ts';
@@ -47,9 +47,8 @@ export type LabTablesOutcome = { ok: true; tables: ReadonlyMap<string, LabTable>
 
 /** What loading the packets gave. */
 export interface LoadedPackets {
+  /** The packets of every kind; drills run no code (no zip, no rehearsal: a page and a reviewer key). */
   packets: Packet[];
-  /** The drills (they run no code: no zip, no rehearsal; a page and a reviewer key). */
-  drills?: Drill[];
   sources: readonly { id: string; dir: string }[];
   diagnostics: Diagnostic[];
 }
@@ -61,17 +60,30 @@ export interface BuildSteps {
   /** The rest of `packet check` on the loaded packets: file names, lint and version drift. */
   lint(packets: readonly Packet[]): Promise<Diagnostic[]>;
   /** The offline rehearsal (cached); absent with `--skip-rehearse`. */
-  rehearse?(packets: Packet[]): Promise<RehearsalOutcome>;
+  rehearse?(packets: CodePacket[]): Promise<RehearsalOutcome>;
   /** The labs' test tables (cached, shared with the rehearsal): every combination run in the sandbox. Without it, lab pages have no table. */
-  labTables?(labs: Packet[]): Promise<LabTablesOutcome>;
+  labTables?(labs: Lab[]): Promise<LabTablesOutcome>;
   /** The last rehearsal report on disk, for the reviewer bundles of a build that skips the rehearsal. */
   lastReport(): Promise<RehearsalReport | undefined>;
   /** A packet's last mutation run on disk (`packet mutate`), for its reviewer bundle; none when absent. */
-  lastMutation?(packet: Packet): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
+  lastMutation?(packet: CodePacket): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
   /** The Astro build into `outDir`, with the manifest at `manifestFile`; `signal` stops it. */
   buildSite(args: { outDir: string; manifestFile: string; signal: AbortSignal }): Promise<SiteBuildResult>;
   /** The site's search index of the packets, written into `outputDir`; absent: the site has none. */
-  searchIndex?(packets: readonly Packet[], outputDir: string): Promise<SearchIndexResult>;
+  searchIndex?(packets: readonly CodePacket[], outputDir: string): Promise<SearchIndexResult>;
+}
+
+/**
+ * Observes a build. Every hook is optional; the build never depends on one. The CLI's terminal
+ * lines are one (src/bundle/build-reporter.ts).
+ */
+export interface BuildReporter extends RunMessages {
+  /** Awaited before the build loads its modules (the Astro child is already starting). */
+  onRunStart?(): void | Promise<void>;
+  /** One progress line of a step (`build: check ...`), or of a packet of the rehearsal that does not fail closed. */
+  onLine?(line: string): void;
+  /** How the build ended, after how many seconds. */
+  onRunEnd?(end: { result: BuildResult; seconds: number; outDir: string; reviewerDir: string }): void;
 }
 
 /** Everything a build needs. */
@@ -87,10 +99,8 @@ export interface BuildOptions {
   reader(packet: Pick<Packet, 'id' | 'dir'>): PacketFileReader;
   /** Candidate zips and reviewer bundles of earlier builds, by what they are made of; without one every zip is built. */
   zipCache?: ZipCache;
-  /** One progress line per step. */
-  log(line: string): void;
-  /** Diagnostics worth showing as they come (check warnings, refusals, leaks). */
-  report(list: readonly Diagnostic[]): void;
+  /** Told of each step's line and of the diagnostics worth showing as they come (check warnings, refusals, leaks). */
+  reporter: BuildReporter;
   /** Aborting stops the build at the next step (and the Astro child at once); the previous output is kept. */
   signal: AbortSignal;
   /** Monotonic milliseconds, for step times. */
@@ -134,22 +144,22 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const site = siblingNames(options.outDir, options.tag);
   const reviewer = siblingNames(options.reviewerDir, options.tag);
   const searchDir = siblingNames(options.outDir, options.tag).search;
-  for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.log(`build: ${line}\n`);
+  for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.reporter.onLine?.(`build: ${line}\n`);
   try {
     // 1a. check: load and validate. Nothing starts unless every packet is valid.
     run.gate();
     const loaded = await run.timed('check', () => options.steps.load());
     if (loaded.diagnostics.some((d) => d.severity === 'error')) {
-      options.report(loaded.diagnostics);
+      options.reporter.onPacketDiagnostics?.(loaded.diagnostics);
       checkGate(run, options.cwd, loaded, loaded.diagnostics);
     }
-    const { packets } = loaded;
+    const packets = codePackets(loaded.packets);
     // 2. the rehearsal starts now, in its sandboxes.
     const rehearse = options.steps.rehearse;
     const rehearsal = rehearse ? settle(run.timed('rehearse', () => rehearse(packets))) : undefined;
     if (rehearsal) run.pending.push(rehearsal);
-    const drills = loaded.drills ?? [];
-    const labs = packets.filter((p) => p.lab);
+    const drills = packetsOfKind(loaded.packets, 'drill');
+    const labs = packetsOfKind(packets, 'lab').filter((p) => p.lab);
     const labTables = options.steps.labTables;
     const tabled = labs.length && labTables ? settle(run.timed('labs', () => labTables(labs))) : undefined;
     if (tabled) run.pending.push(tabled);
@@ -160,11 +170,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const search = searchIndex && siteBuild ? settle(run.timed('search', () => searchIndex(packets, searchDir))) : undefined;
     if (search) run.pending.push(search);
     // 1b. meanwhile: the lint, then the check gate.
-    const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(packets))))];
-    options.report(checkDiagnostics);
+    const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(loaded.packets))))];
+    options.reporter.onPacketDiagnostics?.(checkDiagnostics);
     checkGate(run, options.cwd, loaded, checkDiagnostics);
     const valid = packets.length + drills.length;
-    options.log(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${run.secs('check')}\n`);
+    options.reporter.onLine?.(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${run.secs('check')}\n`);
     const report = await rehearsalGate(run, options, rehearsal);
     const tables = await labsGate(run, options, labs, tabled);
     const zips = zipsGate(run, options, packets, zipped);
@@ -190,7 +200,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     );
     // Secret texts that are not files (each lab suggestion's and drill diff's key), and public
     // texts that are not packet files (the offered suggestions, the drills' pages, the kit's own docs).
-    const keyed = [...packets, ...drills];
+    const keyed = [...packetsOfKind(packets, 'lab'), ...drills];
     const extra = {
       secret: keyed.flatMap(keyTexts),
       public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, d.rubric.text]), ...(options.kitTexts ?? [])],
@@ -215,7 +225,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       run.gate();
       publish([{ target: options.outDir, staging: site.staging }, { target: options.reviewerDir, staging: reviewer.staging }], options.tag, options.publishHooks);
     });
-    options.log(`build: publish    ${run.rel(options.outDir)}/ and ${run.rel(options.reviewerDir)}/ replaced as a pair\n`);
+    options.reporter.onLine?.(`build: publish    ${run.rel(options.outDir)}/ and ${run.rel(options.reviewerDir)}/ replaced as a pair\n`);
     return { ok: true, durations: run.durations, packets: built(packets, zips, bundles, rehearse ? 'fails-closed' : 'not-rehearsed') };
   } catch (err) {
     if (!(err instanceof StepFailure)) throw err;
@@ -247,7 +257,7 @@ function checkGate(run: BuildRun, cwd: string, loaded: LoadedPackets, list: read
 async function zipsAndSite(
   run: BuildRun,
   options: BuildOptions,
-  packets: readonly Packet[],
+  packets: readonly CodePacket[],
   staging: string,
   rehearsal: RehearsalStatus,
 ): Promise<{ zipped: Settled<CandidateZips>; siteBuild: Promise<Settled<SiteBuildResult>> | undefined }> {
@@ -269,7 +279,7 @@ async function zipsAndSite(
 /** The rehearsal's gate: every packet fails closed, or the build stops (exit 2 when inconclusive). */
 async function rehearsalGate(run: BuildRun, options: BuildOptions, rehearsal: Promise<Settled<RehearsalOutcome>> | undefined): Promise<RehearsalReport | undefined> {
   if (!rehearsal) {
-    options.log('build: rehearse   skipped (--skip-rehearse): every packet is marked "not rehearsed"\n');
+    options.reporter.onLine?.('build: rehearse   skipped (--skip-rehearse): every packet is marked "not rehearsed"\n');
     return undefined;
   }
   const outcome = unwrap(await rehearsal);
@@ -285,32 +295,32 @@ async function rehearsalGate(run: BuildRun, options: BuildOptions, rehearsal: Pr
       bad.some((p) => p.status === 'inconclusive') ? 2 : 1,
     );
   }
-  options.log(`build: rehearse   ${report.summary.failsClosed} fail closed (${report.summary.cached} cached) ${run.secs('rehearse')}\n`);
+  options.reporter.onLine?.(`build: rehearse   ${report.summary.failsClosed} fail closed (${report.summary.cached} cached) ${run.secs('rehearse')}\n`);
   return report;
 }
 
 /** The labs' gate: every lab has its test table, or the build stops naming the lab. */
-async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Packet[], tabled: Promise<Settled<LabTablesOutcome>> | undefined): Promise<ReadonlyMap<string, LabTable>> {
+async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Lab[], tabled: Promise<Settled<LabTablesOutcome>> | undefined): Promise<ReadonlyMap<string, LabTable>> {
   if (!tabled) {
-    if (labs.length) options.log(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
+    if (labs.length) options.reporter.onLine?.(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
     return new Map();
   }
   const outcome = unwrap(await tabled);
   if (!outcome.ok) throw new StepFailure('labs', outcome.packets, outcome.diagnostic, outcome.exitCode);
   const combos = [...outcome.tables.values()].reduce((sum, t) => sum + t.combinations.length, 0);
-  options.log(`build: labs       ${outcome.tables.size} lab table${outcome.tables.size === 1 ? '' : 's'}, ${combos} combinations (${outcome.cached} cached) ${run.secs('labs')}\n`);
+  options.reporter.onLine?.(`build: labs       ${outcome.tables.size} lab table${outcome.tables.size === 1 ? '' : 's'}, ${combos} combinations (${outcome.cached} cached) ${run.secs('labs')}\n`);
   return outcome.tables;
 }
 
 /** The zips' gate: every packet has its zip, or the build stops naming the refused files. */
-function zipsGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], zipped: Settled<CandidateZips>): Map<string, CachedZip> {
+function zipsGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], zipped: Settled<CandidateZips>): Map<string, CachedZip> {
   const { zips, refused } = unwrap(zipped);
   if (refused.length) {
-    options.report(refused);
+    options.reporter.onPacketDiagnostics?.(refused);
     throw new StepFailure('zips', packets.filter((p) => !zips.has(p.id)).map((p) => p.id), refused[0]!);
   }
   const total = [...zips.values()].reduce((sum, z) => sum + z.bytes.byteLength, 0);
-  options.log(`build: zips       ${zips.size} candidate zip${zips.size === 1 ? '' : 's'}, ${kb(total)}, and ${MANIFEST_FILE} ${run.secs('zips')}\n`);
+  options.reporter.onLine?.(`build: zips       ${zips.size} candidate zip${zips.size === 1 ? '' : 's'}, ${kb(total)}, and ${MANIFEST_FILE} ${run.secs('zips')}\n`);
   return zips;
 }
 
@@ -319,50 +329,50 @@ async function siteGate(run: BuildRun, options: BuildOptions, siteBuild: Promise
   const result = unwrap(await siteBuild);
   run.gate();
   const output = result.output.trim();
-  if (output) options.log(output.replace(/^/gm, '  astro: ') + '\n');
+  if (output) options.reporter.onLine?.(output.replace(/^/gm, '  astro: ') + '\n');
   if (!result.ok) throw new StepFailure('site', [], diagnose(BundleErrors.SiteBuildFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
-  options.log(`build: site       astro build into ${run.rel(staging)} ${run.secs('site')}\n`);
+  options.reporter.onLine?.(`build: site       astro build into ${run.rel(staging)} ${run.secs('site')}\n`);
 }
 
 /** Pagefind's files the site does not use: its ready-made interfaces (the catalog has its own). */
 const UNUSED_SEARCH_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/;
 
 /** The search index's gate: made, then moved into the site (before the canary scan, which opens it). */
-async function searchGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], search: Promise<Settled<SearchIndexResult>>, dir: string, staging: string): Promise<void> {
+async function searchGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], search: Promise<Settled<SearchIndexResult>>, dir: string, staging: string): Promise<void> {
   const result = unwrap(await search);
   run.gate();
   if (!result.ok) throw new StepFailure('search', [], diagnose(BundleErrors.SearchIndexFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
   for (const name of await readdir(dir)) if (UNUSED_SEARCH_FILES.test(name)) await rm(path.join(dir, name));
   await rename(dir, path.join(staging, SEARCH_DIR));
-  options.log(`build: search     ${packets.length} packet${packets.length === 1 ? '' : 's'} in the search index, ${SEARCH_DIR}/ ${run.secs('search')}\n`);
+  options.reporter.onLine?.(`build: search     ${packets.length} packet${packets.length === 1 ? '' : 's'} in the search index, ${SEARCH_DIR}/ ${run.secs('search')}\n`);
 }
 
 /** The canary scan over everything that would be published; a leak stops the build. */
-async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], staging: string, canaries: Canary[], zipsScanned: ScannedFiles | undefined): Promise<void> {
+async function canaryGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], staging: string, canaries: Canary[], zipsScanned: ScannedFiles | undefined): Promise<void> {
   const scan = await run.timed('canary', () => scanDirForCanaries(staging, canaries, zipsScanned, options.canaryCache));
   if (scan.leaks.length) {
     const site = run.rel(options.outDir);
     const diags = scan.leaks.map((l) => ({ ...diagnose(BundleErrors.CanaryLeak, { file: `${site}/${l.where}` }, { where: `${site}/${l.where}`, source: l.source }), sensitive: true }));
-    options.report(diags);
+    options.reporter.onPacketDiagnostics?.(diags);
     const ids = [...new Set(scan.leaks.map((l) => packets.find((p) => l.source.startsWith(`${p.dir}/`))?.id ?? l.source))];
     throw new StepFailure('canary', ids, diags[0]!);
   }
-  options.log(`build: canary     ${scan.canaries} secret lines searched in ${scan.files} files (${kb(scan.bytes)}), zips opened: no leak ${run.secs('canary')}\n`);
+  options.reporter.onLine?.(`build: canary     ${scan.canaries} secret lines searched in ${scan.files} files (${kb(scan.bytes)}), zips opened: no leak ${run.secs('canary')}\n`);
 }
 
 /** The reviewer bundles' gate: every packet has its bundle, or the build stops naming the refused files. */
-function reviewerGate(run: BuildRun, options: BuildOptions, packets: readonly Packet[], drills: readonly Drill[], bundled: Settled<ReviewerBundles>): Map<string, CachedZip> {
+function reviewerGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], drills: readonly PacketOf<'drill'>[], bundled: Settled<ReviewerBundles>): Map<string, CachedZip> {
   const { bundles, refused } = unwrap(bundled);
   if (refused.length) {
-    options.report(refused);
+    options.reporter.onPacketDiagnostics?.(refused);
     throw new StepFailure('reviewer', packets.filter((p) => !bundles.has(p.id)).map((p) => p.id), refused[0]!);
   }
-  options.log(`build: reviewer   ${bundles.size} reviewer bundle${bundles.size === 1 ? '' : 's'}${drills.length ? ` (${drills.length} of drills)` : ''} ${run.secs('reviewer')}\n`);
+  options.reporter.onLine?.(`build: reviewer   ${bundles.size} reviewer bundle${bundles.size === 1 ? '' : 's'}${drills.length ? ` (${drills.length} of drills)` : ''} ${run.secs('reviewer')}\n`);
   return bundles;
 }
 
 /** What the build gave for each packet. */
-function built(packets: readonly Packet[], zips: ReadonlyMap<string, CachedZip>, bundles: ReadonlyMap<string, CachedZip>, rehearsal: RehearsalStatus): BuiltPacket[] {
+function built(packets: readonly CodePacket[], zips: ReadonlyMap<string, CachedZip>, bundles: ReadonlyMap<string, CachedZip>, rehearsal: RehearsalStatus): BuiltPacket[] {
   return manifestEntries(packets, zips, rehearsal).map((e) => ({
     id: e.id,
     version: e.version,

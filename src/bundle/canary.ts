@@ -4,9 +4,9 @@ import { readdir } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import yauzl from 'yauzl';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
-import { textOf } from './file-policy.ts';
+import { textOf } from '../check/file-policy.ts';
 
 /**
  * The canary scan, the second lock on the public site (the first is that the site only reads
@@ -135,14 +135,14 @@ function haystack(text: string): string {
 }
 
 /** The secret files of a packet, by path relative to the packet folder. */
-export function secretPaths(packet: Packet): string[] {
+export function secretPaths(packet: CodePacket): string[] {
   return packet.entries
     .filter((e) => e.kind === 'file' && (/^(sample|hidden|mutants|replies)\//.test(e.path) || e.path === 'sample.mdx' || e.path === 'failures.mdx'))
     .map((e) => e.path);
 }
 
 /** The public files of a packet (what the site and the candidate zip are made of). */
-export function publicPaths(packet: Packet): string[] {
+export function publicPaths(packet: CodePacket): string[] {
   return packet.entries.filter((e) => e.kind === 'file' && (e.path.startsWith('starter/') || e.path === 'prompt.mdx' || e.path === 'rubric.mdx')).map((e) => e.path);
 }
 
@@ -153,7 +153,7 @@ export function publicPaths(packet: Packet): string[] {
  * docs and JSON Schemas, which packets were written from and which no packet can leak). Sorted by text; a line shared by several secret
  * files keeps every source.
  */
-export async function collectCanaries(packets: readonly { packet: Packet; read: PacketFileReader }[], extra: ExtraCanaries = { secret: [], public: [] }): Promise<Canary[]> {
+export async function collectCanaries(packets: readonly { packet: CodePacket; read: PacketFileReader }[], extra: ExtraCanaries = { secret: [], public: [] }): Promise<Canary[]> {
   const byText = new Map<string, Canary>();
   const publicTexts: string[] = [];
   for (const { packet, read } of packets) {

@@ -3,11 +3,11 @@ import type { Root, RootContent } from 'mdast';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
-import type { Packet } from '../packets/packet.ts';
-import { generatedNameOf, readmeName, refusalOf, textOf } from './file-policy.ts';
+import { scanManyForSecrets } from '../lint/secrets.ts';
+import type { CodePacket } from '../packets/packet.ts';
+import { generatedNameOf, readmeName, refusalOf, textOf } from '../check/file-policy.ts';
 
-export { GENERATED_FILES, readmeName } from './file-policy.ts';
+export { GENERATED_FILES, readmeName } from '../check/file-policy.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
@@ -29,19 +29,19 @@ export interface BuiltZip {
 }
 
 /** The zip and folder name of a packet's version: `<id>-<version>`. */
-export function zipBaseName(packet: Pick<Packet, 'id'> & { prompt: { data: { version: string } } }): string {
+export function zipBaseName(packet: Pick<CodePacket, 'id'> & { prompt: { data: { version: string } } }): string {
   return `${packet.id}-${packet.prompt.data.version}`;
 }
 
 /** PROMPT.md: the prompt body as plain Markdown, under the packet's title when the body has none. */
-export function promptMarkdown(packet: Packet): string {
+export function promptMarkdown(packet: CodePacket): string {
   const body = renderBody(packet.prompt.body, packet.prompt.file);
   if (!startsWithTitle(body)) body.children.unshift(heading(1, packet.prompt.data.title));
   return toMarkdown(body);
 }
 
 /** RUBRIC.md: the rubric card the candidate is scored on, then the rubric's notes. */
-export function rubricMarkdown(packet: Packet): string {
+export function rubricMarkdown(packet: CodePacket): string {
   const notes = renderBody(packet.rubric.body, packet.rubric.file, { shiftHeadings: 1 });
   const children: RootContent[] = [heading(1, `Rubric: ${packet.prompt.data.title}`), ...rubricCard(packet.rubric.data)];
   if (notes.children.length) children.push(heading(2, 'Notes on scoring'), ...notes.children);
@@ -49,7 +49,7 @@ export function rubricMarkdown(packet: Packet): string {
 }
 
 /** README.md: what this is, which version, how to run the tests, what to hand in. */
-export function readmeMarkdown(packet: Packet): string {
+export function readmeMarkdown(packet: CodePacket): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
     heading(1, p.title),
@@ -151,7 +151,7 @@ export async function scanZipFiles(files: readonly ScannedFile[], zipName: strin
 }
 
 /** Read a packet's starter tree for a zip, refusing what may not ship. Returns the files (relative to starter/) or the refusals. */
-export async function readStarter(packet: Packet, read: PacketFileReader): Promise<{ files: (ZipInput & ScannedFile)[]; diagnostics: Diagnostic[] }> {
+export async function readStarter(packet: CodePacket, read: PacketFileReader): Promise<{ files: (ZipInput & ScannedFile)[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const files: (ZipInput & ScannedFile)[] = [];
   for (const e of packet.entries) {
@@ -180,7 +180,7 @@ export async function readStarter(packet: Packet, read: PacketFileReader): Promi
  * RUBRIC.md and README.md (rendered from the packet) and the starter tree. Refused files and
  * secrets found by the scan are returned as diagnostics, and then no zip is built.
  */
-export async function buildCandidateZip(packet: Packet, read: PacketFileReader): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
+export async function buildCandidateZip(packet: CodePacket, read: PacketFileReader): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
   const base = zipBaseName(packet);
   const name = `${base}.zip`;
   const starter = await readStarter(packet, read);

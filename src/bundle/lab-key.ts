@@ -4,7 +4,7 @@
  * can be searched for them. The key never goes anywhere else.
  */
 import type { RootContent } from 'mdast';
-import type { Drill } from '../packets/drill.ts';
+import type { Drill } from '../packets/packet.ts';
 import type { LabModel } from '../packets/lab-model.ts';
 import { combinationIndex } from '../packets/lab-compose.ts';
 import { DRILL_KEY_KIND, type DrillKeyFile } from '../labs/sheets.ts';

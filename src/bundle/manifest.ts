@@ -10,9 +10,6 @@ import { comparePaths } from './zip-writer.ts';
 /** Version of the manifest document. */
 export const MANIFEST_SCHEMA_VERSION = 1;
 
-/** The manifest's file name in the site folder. */
-export const MANIFEST_FILE = 'packets.json';
-
 /** The folder of the candidate zips in the site folder. */
 export const ZIPS_DIR = 'zips';
 

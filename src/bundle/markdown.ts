@@ -1,7 +1,7 @@
 import type { Heading, List, ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
-import { isHiddenNode, parseBody } from '../lint/markdown.ts';
+import { isHiddenNode, parseBody } from '../packets/markdown-tree.ts';
 
 /**
  * Plain Markdown out of MDX bodies, for the files of the zips. The body is parsed with the lint's

@@ -3,11 +3,10 @@ import type { RootContent } from 'mdast';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { describeCounts, describeScore, type MutationReport } from '../mutate/report.ts';
 import type { LabTable } from '../labs/table.ts';
-import type { Drill } from '../packets/drill.ts';
-import { failureModes, type Packet } from '../packets/packet.ts';
+import { failureModes, labModelOf, type CodePacket, type Drill } from '../packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../rehearse/report.ts';
 import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type ScannedFile } from './candidate-zip.ts';
-import { refusalOf } from './file-policy.ts';
+import { refusalOf } from '../check/file-policy.ts';
 import { DRILL_KEY_FILE, drillKeyMarkdown, drillReviewerKey, LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
 import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
@@ -31,7 +30,7 @@ export interface RehearsalEvidence {
 }
 
 /** The packet's entry of a rehearsal report, if the report has one. */
-export function rehearsalEvidence(report: RehearsalReport | undefined, packet: Pick<Packet, 'id' | 'digest'>): RehearsalEvidence | undefined {
+export function rehearsalEvidence(report: RehearsalReport | undefined, packet: Pick<CodePacket, 'id' | 'digest'>): RehearsalEvidence | undefined {
   const entry = report?.packets.find((p) => p.id === packet.id);
   if (!report || !entry) return undefined;
   return { packet: entry, date: report.date, sandbox: report.sandbox, stale: entry.digest !== packet.digest };
@@ -50,7 +49,7 @@ export interface MutationEvidence {
 }
 
 /** The mutation run of a packet, if its report is about this packet; stale when about another digest. */
-export function mutationEvidence(run: { report: MutationReport; schemaJson?: string; html?: string } | undefined, packet: Pick<Packet, 'id' | 'digest'>): MutationEvidence | undefined {
+export function mutationEvidence(run: { report: MutationReport; schemaJson?: string; html?: string } | undefined, packet: Pick<CodePacket, 'id' | 'digest'>): MutationEvidence | undefined {
   if (!run || run.report.packet !== packet.id) return undefined;
   return { ...run, stale: run.report.digest !== packet.digest };
 }
@@ -63,7 +62,7 @@ export interface CandidateZipRef {
 }
 
 /** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes, the sample's label and the rehearsal. */
-export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable }): string {
+export function keyMarkdown(packet: CodePacket, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable }): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
     heading(1, `Reviewer key: ${p.title}`),
@@ -91,17 +90,16 @@ export function keyMarkdown(packet: Packet, options: { candidate?: CandidateZipR
       ]),
     );
   });
-  if (packet.failures) {
+  if (packet.kind === 'takehome') {
     const narrative = renderBody(packet.failures.body, packet.failures.file, { shiftHeadings: 2 });
     if (narrative.children.length) children.push(heading(3, 'How each one dies'), ...narrative.children);
-  }
-  if (packet.lab) children.push(...labKeySections(packet.lab, options.labTable));
-  if (packet.assistant) {
+  } else {
+    if (packet.lab) children.push(...labKeySections(packet.lab, options.labTable));
     const notes = renderBody(packet.assistant.body, packet.assistant.file, { shiftHeadings: 2 });
     if (notes.children.length) children.push(heading(3, 'Notes on the assistant'), ...notes.children);
   }
   children.push(heading(2, 'Rubric'), ...rubricCard(packet.rubric.data, 3));
-  if (packet.sample) children.push(heading(2, 'Sample solution'), paragraph(packet.sample.data.label), paragraph('The sample overlay is under ', code('sample/'), '; the held-out tests under ', code('hidden/'), '.'));
+  if (packet.kind === 'takehome') children.push(heading(2, 'Sample solution'), paragraph(packet.sample.data.label), paragraph('The sample overlay is under ', code('sample/'), '; the held-out tests under ', code('hidden/'), '.'));
   children.push(heading(2, 'Rehearsal'));
   const r = options.rehearsal;
   if (!r) {
@@ -156,7 +154,7 @@ export function rehearsalJson(r: RehearsalEvidence): string {
  * packet, and the scan is the one pass over the secret trees (sample, hidden, mutants, replies).
  */
 export async function buildReviewerBundle(
-  packet: Packet,
+  packet: CodePacket,
   read: PacketFileReader,
   options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable } = {},
 ): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
@@ -176,9 +174,10 @@ export async function buildReviewerBundle(
     files.push({ path: e.path, bytes, file, verbatim: true });
   }
   const enc = new TextEncoder();
-  files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: (packet.failures ?? packet.assistant ?? packet.prompt).file, verbatim: false });
-  if (packet.lab && options.labTable) {
-    files.push({ path: LAB_KEY_FILE, bytes: enc.encode(`${JSON.stringify(labReviewerKey(packet.lab, options.labTable), null, 2)}\n`), file: `${packet.dir} (lab key)`, verbatim: false });
+  files.push({ path: 'KEY.md', bytes: enc.encode(keyMarkdown(packet, options)), file: (packet.kind === 'takehome' ? packet.failures : packet.assistant).file, verbatim: false });
+  const lab = labModelOf(packet);
+  if (lab && options.labTable) {
+    files.push({ path: LAB_KEY_FILE, bytes: enc.encode(`${JSON.stringify(labReviewerKey(lab, options.labTable), null, 2)}\n`), file: `${packet.dir} (lab key)`, verbatim: false });
   }
   if (options.rehearsal) files.push({ path: 'REHEARSAL.json', bytes: enc.encode(rehearsalJson(options.rehearsal)), file: `${packet.dir} (rehearsal report)`, verbatim: false });
   if (options.mutation?.schemaJson) files.push({ path: 'MUTATION.json', bytes: enc.encode(options.mutation.schemaJson), file: `${packet.dir} (mutation report)`, verbatim: false });

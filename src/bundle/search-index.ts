@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { toString } from 'mdast-util-to-string';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import { renderBody } from './markdown.ts';
 
 /**
@@ -25,7 +25,7 @@ export interface SearchRecord {
 }
 
 /** A packet's search record: its public text only. */
-export function searchRecord(packet: Packet): SearchRecord {
+export function searchRecord(packet: CodePacket): SearchRecord {
   const p = packet.prompt.data;
   const prompt = toString(renderBody(packet.prompt.body, packet.prompt.file), { includeHtml: false });
   return {
@@ -50,7 +50,7 @@ export interface SearchIndexCache {
  * Index the packets' records and write the index into `outputDir` (served as `/pagefind/`). With a
  * cache, the index of the same records made by the same kit is copied instead of made again.
  */
-export async function buildSearchIndex(packets: readonly Packet[], outputDir: string, cache?: SearchIndexCache): Promise<SearchIndexResult> {
+export async function buildSearchIndex(packets: readonly CodePacket[], outputDir: string, cache?: SearchIndexCache): Promise<SearchIndexResult> {
   if (!cache) return writeIndex(packets.map(searchRecord), outputDir);
   // A record is made from the packet's content alone (its digest) by the kit's code.
   const key = createHash('sha256').update(JSON.stringify([cache.kit, packets.map((p) => [p.id, p.digest])])).digest('hex');

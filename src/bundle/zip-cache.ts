@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 export { kitFingerprint } from '../kit/fingerprint.ts';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import { zipBaseName } from './candidate-zip.ts';
 
 /**
@@ -32,7 +32,7 @@ export interface CachedZip {
 /** What a zip is made of, besides the kit's code. */
 export interface ZipKey {
   kind: 'candidate' | 'reviewer';
-  packet: Pick<Packet, 'id' | 'digest'> & { prompt: { data: { version: string } } };
+  packet: Pick<CodePacket, 'id' | 'digest'> & { prompt: { data: { version: string } } };
   /** Any other input, as JSON: the same JSON, the same bytes (the reviewer bundle's candidate zip and rehearsal). */
   inputs?: unknown;
 }

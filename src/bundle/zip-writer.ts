@@ -1,8 +1,8 @@
 import { ZipFile } from 'yazl';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
-import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
 import { PacketKitError } from '../errors/packet-kit-error.ts';
+import { zipPathProblem } from '../check/file-policy.ts';
 
 /**
  * A deterministic zip: the same list of files gives the same bytes, whatever the clock, the
@@ -49,25 +49,6 @@ export function zipTimestamp(): Date {
     throw new Error(`zip timestamp: ${date.toString()} does not read 1980-01-01 00:00 in this timezone`);
   }
   return date;
-}
-
-/** Why a zip path is refused, as a diagnostic; undefined when it is fine. `file` is the diagnostic's file. */
-export function zipPathProblem(p: string, file: string = p): Diagnostic | undefined {
-  const place = { file };
-  const path = shownPath(p);
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return diagnose(BundleErrors.ZipAbsolutePath, place, { path });
-  const segments = p.split(/[\\/]/);
-  if (segments.includes('..')) return diagnose(BundleErrors.ZipParentSegment, place, { path });
-  if (p === '') return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'is empty' });
-  if (p.includes('\\')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a backslash' });
-  if (p.includes('\0')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a NUL character' });
-  const control = /[\u0001-\u001f\u007f]/.exec(p);
-  if (control) {
-    const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    return diagnose(BundleErrors.ZipBadPath, place, { path, reason: `contains a control character (${code}), which unzip tools and terminals show as something else or not at all` });
-  }
-  if (segments.some((s) => s === '' || s === '.')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'has an empty or "." segment' });
-  return undefined;
 }
 
 /** Compare two paths by their UTF-8 bytes: the same order on every machine and locale. */

@@ -1,16 +1,15 @@
 import path from 'node:path';
-import { packetFileRefusals } from '../bundle/file-policy.ts';
-import { checkVersionDrift } from '../bundle/version-drift.ts';
+import { packetFileRefusals } from './file-policy.ts';
+import { checkVersionDrift } from './version-drift.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
 import { loadProjectLintConfig } from '../lint/config.ts';
 import { directoryLintCache, type LintCache } from '../lint/lint-cache.ts';
-import { lintDrill, lintPackets } from '../lint/engine.ts';
+import { lintPackets } from '../lint/engine.ts';
 import { fsPacketFiles } from '../lint/files.ts';
 import { displayPath } from '../packets/fs-source.ts';
 import { loadPackets, type LoadResult } from '../packets/load.ts';
-import type { Drill } from '../packets/drill.ts';
-import type { Packet } from '../packets/packet.ts';
+import { codePackets, type Packet } from '../packets/packet.ts';
 
 /**
  * `packet check` as a library: load and validate, then the file names the build would refuse,
@@ -40,20 +39,24 @@ export function projectLintCache(cwd: string, kit: string = kitFingerprint(KIT_R
 /** Everything `packet check` reports (load, validation, lint, version drift), unsorted; `packet build` runs the same. */
 export async function checkPackets(options: CheckOptions): Promise<LoadResult> {
   const loaded = await loadPackets({ packetsDir: options.packetsDir, cwd: options.cwd, ...(options.ids ? { ids: options.ids } : {}) });
-  loaded.diagnostics.push(...(await checkLoadedPackets(loaded.packets, options, loaded.drills)));
+  loaded.diagnostics.push(...(await checkLoadedPackets(loaded.packets, options)));
   return loaded;
 }
 
-/** What `packet check` adds once the packets are loaded: the file names the build would refuse, the lint (and its config's problems) and the version drift. */
-export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>, drills: readonly Drill[] = []): Promise<Diagnostic[]> {
-  const diagnostics: Diagnostic[] = packets.flatMap((p) => packetFileRefusals(p));
+/**
+ * What `packet check` adds once the packets (of every kind) are loaded: the file names the build
+ * would refuse and the version drift (of the packets with code, which have a zip), the lint (and
+ * its config's problems).
+ */
+export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>): Promise<Diagnostic[]> {
+  const withCode = codePackets(packets);
+  const diagnostics: Diagnostic[] = withCode.flatMap((p) => packetFileRefusals(p));
   if (options.lint) {
     const { config, diagnostics: configProblems } = await loadProjectLintConfig(options.cwd, options.config);
     diagnostics.push(...configProblems);
     diagnostics.push(...(await lintPackets(packets, { config, files: fsPacketFiles(options.cwd), ...(options.lintCache ? { cache: options.lintCache } : {}) })));
-    for (const drill of drills) diagnostics.push(...(await lintDrill(drill, { config, files: fsPacketFiles(options.cwd) })));
   }
   const outDir = path.resolve(options.cwd, options.outDir);
-  diagnostics.push(...(await checkVersionDrift(packets, outDir, displayPath(path.join(outDir, 'packets.json'), options.cwd))));
+  diagnostics.push(...(await checkVersionDrift(withCode, outDir, displayPath(path.join(outDir, 'packets.json'), options.cwd))));
   return diagnostics;
 }

@@ -9,8 +9,8 @@ import { defineCommand, type CommandSpec, type FlagSpec } from './flags.ts';
 /** Flags several commands share, defined once. */
 export const SHARED_FLAGS = {
   packets: { type: 'string', value: 'DIR', default: 'packets', description: 'the packets folder' },
-  jobs: { type: 'string', value: 'N', defaultText: 'number of cores', description: 'sandbox runs at once' },
-  timeout: { type: 'string', value: 'S', default: '30', description: 'seconds per test run in the sandbox' },
+  jobs: { type: 'integer', min: 1, value: 'N', defaultText: 'number of cores', description: 'sandbox runs at once' },
+  timeout: { type: 'number', above: 0, value: 'S', default: 30, description: 'seconds per test run in the sandbox' },
   unconfined: {
     type: 'boolean',
     default: false,
@@ -26,10 +26,10 @@ const LIVE_MODEL = 'Live models, on top (one run per packet and model, receipts 
 /** The budget flags of commands that call a model: they lower the packet's budget, never raise it. */
 const budgetFlags = (group?: string) =>
   ({
-    'max-calls': { type: 'string', value: 'N', description: "lower the packet's budget.modelCalls (flags never raise a budget)", ...(group ? { group } : {}) },
-    'max-tokens': { type: 'string', value: 'N', description: "lower the packet's budget.tokens", ...(group ? { group } : {}) },
-    'max-seconds': { type: 'string', value: 'S', description: "lower the packet's budget.wallSeconds", ...(group ? { group } : {}) },
-    'max-identical-errors': { type: 'string', value: 'N', description: "lower the packet's budget.identicalErrors", ...(group ? { group } : {}) },
+    'max-calls': { type: 'integer', min: 1, value: 'N', description: "lower the packet's budget.modelCalls (flags never raise a budget)", ...(group ? { group } : {}) },
+    'max-tokens': { type: 'integer', min: 1, value: 'N', description: "lower the packet's budget.tokens", ...(group ? { group } : {}) },
+    'max-seconds': { type: 'integer', min: 1, value: 'S', description: "lower the packet's budget.wallSeconds", ...(group ? { group } : {}) },
+    'max-identical-errors': { type: 'integer', min: 1, value: 'N', description: "lower the packet's budget.identicalErrors", ...(group ? { group } : {}) },
   }) as const satisfies Record<string, FlagSpec>;
 
 export const checkSpec = defineCommand({
@@ -98,6 +98,7 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
     packets: SHARED_FLAGS.packets,
     jobs: SHARED_FLAGS.jobs,
     report: SHARED_FLAGS.report,
+    junit: { type: 'string', value: 'FILE', description: 'also write the report as JUnit XML (a test case per check and per model run)' },
     'no-cache': { type: 'boolean', default: false, description: 'rehearse even unchanged packets' },
     timeout: SHARED_FLAGS.timeout,
     unconfined: SHARED_FLAGS.unconfined,
@@ -123,9 +124,10 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
       group: LIVE_MODEL,
     },
     'endpoint-jobs': {
-      type: 'string',
+      type: 'integer',
+      min: 1,
       value: 'N',
-      default: '2',
+      default: 2,
       description: 'model calls in flight at once against the endpoint, all models and packets together; a rate-limit answer pauses every run against it, not just the one told',
       group: LIVE_MODEL,
     },
@@ -144,13 +146,14 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
       group: LIVE_MODEL,
     },
     ...budgetFlags(LIVE_MODEL),
-    feedback: { type: 'string', value: 'N', default: '2', description: 'feedback turns with the failing visible tests', group: LIVE_MODEL },
-    stall: { type: 'string', value: 'K', default: '2', description: 'stop after K answers that change no test result', group: LIVE_MODEL },
-    'attempt-timeout': { type: 'string', value: 'S', default: '120', description: 'seconds per model call attempt', group: LIVE_MODEL },
+    feedback: { type: 'integer', min: 0, value: 'N', default: 2, description: 'feedback turns with the failing visible tests', group: LIVE_MODEL },
+    stall: { type: 'integer', min: 1, value: 'K', default: 2, description: 'stop after K answers that change no test result', group: LIVE_MODEL },
+    'attempt-timeout': { type: 'integer', min: 1, value: 'S', default: 120, description: 'seconds per model call attempt', group: LIVE_MODEL },
     'max-reply-tokens': {
-      type: 'string',
+      type: 'integer',
+      min: 1,
       value: 'N',
-      default: '4096',
+      default: 4096,
       description: "the max_tokens each request sends; a call is made only when the tokens spent, the prompt's estimate and this fit the token budget",
       group: LIVE_MODEL,
     },
@@ -214,9 +217,9 @@ export const serveModelSpec = defineCommand({
 Stop it with Ctrl-C. It listens on 127.0.0.1 only.`,
   positionals: false,
   flags: {
-    port: { type: 'string', value: 'N', default: '0', description: 'port on 127.0.0.1; 0 is any free port (the URL is printed)' },
+    port: { type: 'integer', min: 0, max: 65535, value: 'N', default: 0, description: 'port on 127.0.0.1; 0 is any free port (the URL is printed)' },
     packets: SHARED_FLAGS.packets,
-    'slow-ms': { type: 'string', value: 'N', default: '30000', description: 'delay of fault:slow, in milliseconds' },
+    'slow-ms': { type: 'integer', min: 0, value: 'N', default: 30000, description: 'delay of fault:slow, in milliseconds' },
   },
   exit: '0 on Ctrl-C, 2 a wrong flag or a port in use.',
 });
@@ -245,7 +248,7 @@ MODE-ID\` turns mutant N of the last report into mutants/MODE-ID/ and a failures
 fill in; check then names what is missing.`,
   positionals: true,
   flags: {
-    count: { type: 'string', value: 'N', default: '5', description: 'mutants to ask for (at most 20)' },
+    count: { type: 'integer', min: 1, max: 20, value: 'N', default: 5, description: 'mutants to ask for (at most 20)' },
     out: {
       type: 'string',
       value: 'DIR',
@@ -256,7 +259,7 @@ fill in; check then names what is missing.`,
     packets: SHARED_FLAGS.packets,
     jobs: SHARED_FLAGS.jobs,
     timeout: SHARED_FLAGS.timeout,
-    feedback: { type: 'string', value: 'N', default: '1', description: 'ask again this many times after a reply that cannot be read; each such call is INCONCLUSIVE (PK622)' },
+    feedback: { type: 'integer', min: 0, max: 10, value: 'N', default: 1, description: 'ask again this many times after a reply that cannot be read; each such call is INCONCLUSIVE (PK622)' },
     unconfined: { type: 'boolean', default: false, description: "where bubblewrap is unusable, run the packet's own scripted mutants without isolation (never a live model's)" },
     endpoint: {
       type: 'string',
@@ -268,9 +271,9 @@ fill in; check then names what is missing.`,
     model: { type: 'string', value: 'NAME', description: 'the model id (on the embedded endpoint: scripted:<id>/<reply> or a fault model)', group: 'The model' },
     'api-key-env': { type: 'string', value: 'VAR', default: 'OPENAI_API_KEY', description: 'the variable holding the key', group: 'The model' },
     ...budgetFlags('The model'),
-    'max-reply-tokens': { type: 'string', value: 'N', defaultText: 'enough for N whole copies of the largest source file', description: 'the max_tokens each request sends', group: 'The model' },
-    'attempt-timeout': { type: 'string', value: 'S', default: '120', description: 'seconds per model call attempt', group: 'The model' },
-    adopt: { type: 'string', value: 'N', description: "the mutant's number in the last report (in --out)", group: 'Adopting a mutant as a failure mode' },
+    'max-reply-tokens': { type: 'integer', min: 1, value: 'N', defaultText: 'enough for N whole copies of the largest source file', description: 'the max_tokens each request sends', group: 'The model' },
+    'attempt-timeout': { type: 'integer', min: 1, value: 'S', default: 120, description: 'seconds per model call attempt', group: 'The model' },
+    adopt: { type: 'integer', min: 1, value: 'N', description: "the mutant's number in the last report (in --out)", group: 'Adopting a mutant as a failure mode' },
     as: { type: 'string', value: 'MODE-ID', description: "the new mode's id: writes mutants/MODE-ID/<file> and a failures.mdx entry to fill in", group: 'Adopting a mutant as a failure mode' },
   },
   exit: '0 every mutant classified (survivors included: they are findings, not errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted mutants, nothing to mutate, not a take-home) or an adoption refused; 2 inconclusive (an endpoint down, no readable reply, a sandbox failure) or bad flags.',
@@ -349,7 +352,7 @@ serves it: /a/ is /a/index.html, /a redirects to /a/, and an unknown address get
   positionals: false,
   flags: {
     'out-dir': { type: 'string', value: 'DIR', default: 'dist', description: 'the built site' },
-    port: { type: 'string', value: 'N', default: '4321', description: 'port on 127.0.0.1; 0 is any free port' },
+    port: { type: 'integer', min: 0, max: 65535, value: 'N', default: 4321, description: 'port on 127.0.0.1; 0 is any free port' },
   },
   exit: '0 on Ctrl-C, 1 no built site in DIR, 2 a wrong flag or a port in use.',
 });

@@ -1,4 +1,8 @@
 import { parseArgs } from 'node:util';
+import { diagnose } from '../errors/catalog.ts';
+import { CliErrors } from '../errors/cli-catalog.ts';
+import { shownPath } from '../errors/diagnostic.ts';
+import { PacketKitError } from '../errors/packet-kit-error.ts';
 
 /**
  * Flags defined once: each command's flags are data (name, type, default, description), and
@@ -7,12 +11,16 @@ import { parseArgs } from 'node:util';
 
 /** One flag of a command. */
 export interface FlagSpec {
-  /** A string takes a value (`--packets DIR`); a boolean does not (`--strict`). */
-  type: 'string' | 'boolean';
-  /** What the help shows for the value: `DIR`, `FILE`, `N`. Strings only. */
+  /**
+   * A string takes a value (`--packets DIR`); a boolean does not (`--strict`); an integer takes
+   * a whole number (`--port N`) and a number any decimal (`--timeout S`), both parsed and
+   * bounded here, so the command gets a number it need not check.
+   */
+  type: 'string' | 'boolean' | 'integer' | 'number';
+  /** What the help shows for the value: `DIR`, `FILE`, `N`. Not for booleans. */
   value?: string;
-  /** The value when the flag is not given. */
-  default?: string | boolean;
+  /** The value when the flag is not given: a number for an integer or number flag. */
+  default?: string | boolean | number;
   /** What the help shows as the default when it is worked out at run time ("number of cores"). */
   defaultText?: string;
   /** A one-letter alias. */
@@ -21,6 +29,12 @@ export interface FlagSpec {
   negatable?: boolean;
   /** The values a string flag accepts. */
   choices?: readonly string[];
+  /** The least value of an integer or number flag. */
+  min?: number;
+  /** The greatest value of an integer or number flag. */
+  max?: number;
+  /** A number flag's value must be more than this (a timeout: more than 0 seconds). */
+  above?: number;
   /** What the flag does, as a phrase: "the packets folder". */
   description: string;
   /** A heading the flag is listed under in the help, for a command whose flags fall into groups. */
@@ -52,13 +66,8 @@ export function defineCommand<const F extends Record<string, FlagSpec>>(spec: Co
   return spec;
 }
 
-type ValueOf<S extends FlagSpec> = S['type'] extends 'boolean'
-  ? S extends { default: boolean }
-    ? boolean
-    : boolean | undefined
-  : S extends { default: string }
-    ? string
-    : string | undefined;
+type Parsed<S extends FlagSpec> = S['type'] extends 'boolean' ? boolean : S['type'] extends 'integer' | 'number' ? number : string;
+type ValueOf<S extends FlagSpec> = S extends { default: string | boolean | number } ? Parsed<S> : Parsed<S> | undefined;
 
 /** The parsed values of a command's flags, plus `help`. */
 export type FlagValues<F extends Record<string, FlagSpec>> = { -readonly [K in keyof F]: ValueOf<F[K]> } & { help: boolean | undefined };
@@ -68,22 +77,73 @@ function parseError(message: string): TypeError {
   return Object.assign(new TypeError(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
 }
 
-/** Parse a command's arguments by its flags: `--help` included, choices checked. */
+/** A flag given a value it does not take: a coded diagnostic (PK801), and exit 2 like any wrong flag. */
+export class FlagValueError extends PacketKitError {
+  constructor(flag: string, value: string, allowed: string) {
+    super(diagnose(CliErrors.FlagValueInvalid, { file: `--${flag}` }, { flag, value: shownPath(value), allowed }));
+    this.name = 'FlagValueError';
+  }
+}
+
+/** What a flag takes, in words: `"text" or "json"`, `a whole number from 0 to 65535`, `a whole number of at least 1`, `a number more than 0`. */
+export function allowedValues(f: FlagSpec): string {
+  if (f.choices) return f.choices.map((c) => `"${c}"`).join(' or ');
+  const noun = f.type === 'integer' ? 'a whole number' : f.type === 'number' ? 'a number' : 'text';
+  if (f.above === undefined && f.min !== undefined && f.max !== undefined) return `${noun} from ${f.min} to ${f.max}`;
+  const low = f.above !== undefined ? `more than ${f.above}` : f.min !== undefined ? `at least ${f.min}` : undefined;
+  const bounds = [low, f.max !== undefined ? `at most ${f.max}` : undefined].filter(Boolean).join(' and ');
+  return bounds ? `${noun} ${bounds.startsWith('at ') ? 'of ' : ''}${bounds}` : noun;
+}
+
+const INTEGER = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
+
+/** A flag's text as its spec takes it: the number of an integer or number flag, the text of a string flag; undefined when it is not one it takes. */
+export function flagValue(f: FlagSpec, text: string): string | number | undefined {
+  if (f.type === 'integer' || f.type === 'number') {
+    if (!(f.type === 'integer' ? INTEGER : DECIMAL).test(text)) return undefined;
+    const n = Number(text);
+    if (!Number.isFinite(n) || (f.type === 'integer' && !Number.isSafeInteger(n))) return undefined;
+    if ((f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max) || (f.above !== undefined && !(n > f.above))) return undefined;
+    return n;
+  }
+  return f.choices && !f.choices.includes(text) ? undefined : text;
+}
+
+/**
+ * Parse a command's arguments by its flags: `--help` included; choices, whole numbers and
+ * bounds checked, numbers converted. A value a flag does not take throws {@link FlagValueError}.
+ */
 export function parseCommand<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>, args: string[]): { values: FlagValues<F>; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const [name, f] of Object.entries(spec.flags)) {
-    options[name] = { type: f.type, ...(f.default !== undefined ? { default: f.default } : {}), ...(f.short ? { short: f.short } : {}) };
+    const type = f.type === 'boolean' ? 'boolean' : 'string';
+    const byParseArgs = typeof f.default === 'string' || typeof f.default === 'boolean';
+    options[name] = { type, ...(byParseArgs ? { default: f.default as string | boolean } : {}), ...(f.short ? { short: f.short } : {}) };
   }
   const negatable = Object.values(spec.flags).some((f) => f.negatable);
   const { values, positionals } = parseArgs({ args, options, allowPositionals: true, ...(negatable ? { allowNegative: true } : {}) });
+  const parsed: Record<string, unknown> = { ...values };
+  // With negation on, parseArgs reads a flag named `no-x` (check's --no-cache) as `x: false`.
+  for (const key of Object.keys(values)) {
+    if (key in spec.flags || !(`no-${key}` in spec.flags)) continue;
+    parsed[`no-${key}`] = true;
+    delete parsed[key];
+  }
   if (!values.help) {
     if (positionals.length && !spec.positionals) throw parseError(`"${positionals[0]}" is not a flag of packet ${spec.name}, and the command takes no arguments`);
     for (const [name, f] of Object.entries(spec.flags)) {
       const v = values[name];
-      if (f.choices && typeof v === 'string' && !f.choices.includes(v)) throw parseError(`--${name} must be ${f.choices.map((c) => `"${c}"`).join(' or ')}, not "${v}"`);
+      if (typeof v !== 'string') {
+        if (v === undefined && typeof f.default === 'number') parsed[name] = f.default;
+        continue;
+      }
+      const value = flagValue(f, v);
+      if (value === undefined) throw new FlagValueError(name, v, allowedValues(f));
+      parsed[name] = value;
     }
   }
-  return { values: values as FlagValues<F>, positionals };
+  return { values: parsed as FlagValues<F>, positionals };
 }
 
 /** How a flag is written: `--packets DIR`, `--no-lint`, `--format text|json`. */
@@ -96,7 +156,7 @@ export function flagSynopsis(name: string, f: FlagSpec): string {
 export function flagDefault(f: FlagSpec): string | undefined {
   if (f.defaultText) return f.defaultText;
   if (f.type === 'boolean') return undefined;
-  return typeof f.default === 'string' ? f.default : undefined;
+  return typeof f.default === 'string' || typeof f.default === 'number' ? String(f.default) : undefined;
 }
 
 /** Wrap words to `width` columns; the first line has `first` columns fewer. */

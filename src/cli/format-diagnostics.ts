@@ -2,22 +2,20 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
-import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { renderDiagnostic } from '../errors/render.ts';
 import { normalizeText } from '../packets/frontmatter.ts';
 
 /** Version of the JSON diagnostics document. */
 export const DIAGNOSTICS_SCHEMA_VERSION = 1;
 
-/** `file:line:col CODE message` and an indented hint; with `frames`, a code frame under it. */
+/** Each diagnostic as {@link renderDiagnostic} writes it; with `frames`, a code frame of its line under it. */
 export function formatDiagnosticsText(list: readonly Diagnostic[], options: { cwd: string; frames: boolean; color: boolean }): string {
-  const c = options.color ? pc : pc.createColors(false);
+  const paint = options.color ? pc : pc.createColors(false);
   const sourceCache = new Map<string, string | null>();
-  const lines: string[] = [];
+  let out = '';
   for (const d of list) {
-    const where = `${shownPath(d.file)}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
-    const sev = d.severity === 'error' ? c.red('error') : c.yellow('warning');
-    lines.push(`${c.bold(where)} ${d.code} ${sev} ${d.message}${d.rule ? ` ${c.dim(`(${d.rule})`)}` : ''}`);
-    lines.push(`  ${c.dim('hint:')} ${d.hint.replace(/\n/g, '\n  ')}`);
+    out += renderDiagnostic(d, { paint });
     // A frame of a secret would print the secret again.
     if (options.frames && d.line && !d.sensitive) {
       if (!sourceCache.has(d.file)) {
@@ -30,11 +28,11 @@ export function formatDiagnosticsText(list: readonly Diagnostic[], options: { cw
       const source = sourceCache.get(d.file);
       if (source) {
         const frame = codeFrameColumns(source, { start: { line: d.line, column: d.column ?? 1 } }, { highlightCode: false, linesAbove: 1, linesBelow: 1 });
-        lines.push(frame.replace(/^/gm, '  '));
+        out += frame.replace(/^/gm, '  ') + '\n';
       }
     }
   }
-  return lines.length ? lines.join('\n') + '\n' : '';
+  return out;
 }
 
 /** Count errors and warnings. */

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { diagnose } from '../errors/catalog.ts';
 import { InternalErrors } from '../errors/internal-catalog.ts';
 import { PacketKitError } from '../errors/packet-kit-error.ts';
+import { renderDiagnostic } from '../errors/render.ts';
 import { COMMAND_SPECS } from './command-specs.ts';
+import { FlagValueError } from './flags.ts';
 import type { CliIo } from './io.ts';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -58,7 +60,7 @@ export function internalErrorLine(err: unknown, argv: readonly string[], reportD
   const first = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   const reason = first.split('\n')[0]!.slice(0, 200);
   const d = diagnose(InternalErrors.InternalError, { file: report }, { command: argv[0] ?? '', reason, report });
-  return `${d.code} ${d.message}\n  hint: ${d.hint}\n`;
+  return renderDiagnostic(d, { place: false });
 }
 
 /** The whole CLI: argv in, exit code out. Never calls process.exit, and never lets an exception out. */
@@ -76,9 +78,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await (await command())(rest, io);
   } catch (err) {
+    if (err instanceof FlagValueError) {
+      io.err(`packet ${name}: ${renderDiagnostic(err.diagnostic, { place: false })}Run "packet ${name} --help" for its options.\n`);
+      return 2;
+    }
     if (err instanceof PacketKitError) {
-      const d = err.diagnostic;
-      io.err(`${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''} ${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+      io.err(renderDiagnostic(err.diagnostic));
       return 1;
     }
     if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

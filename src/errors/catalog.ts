@@ -1,6 +1,7 @@
 import type { Diagnostic, Place, Severity } from './diagnostic.ts';
 import { entry, type CatalogEntry } from './entry.ts';
 import { BundleErrors } from './bundle-catalog.ts';
+import { CliErrors } from './cli-catalog.ts';
 import { GradeErrors } from './grade-catalog.ts';
 import { InternalErrors } from './internal-catalog.ts';
 import { LintErrors } from './lint-catalog.ts';
@@ -347,6 +348,6 @@ export function diagnose<E extends CatalogEntry<any>>(
 
 /** Every catalog entry, sorted by code: the source of the error reference. */
 export function catalogEntries(): CatalogEntry<any>[] {
-  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
+  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, CliErrors, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
   return all.sort((a, b) => a.code.localeCompare(b.code));
 }

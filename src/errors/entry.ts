@@ -5,7 +5,7 @@ import type { Severity } from './diagnostic.ts';
  * them. The message says what happened, why, and what to do; the hint is the shortest fix.
  */
 export interface CatalogEntry<P extends Record<string, unknown> = Record<string, never>> {
-  /** Stable code, by area: PK1xx load and validate, PK2xx lint, PK3xx bundle, PK4xx rehearse, PK5xx grade, PK6xx model, PK9xx the kit's own failures. */
+  /** Stable code, by area: PK1xx load and validate, PK2xx lint, PK3xx bundle, PK4xx rehearse, PK5xx grade, PK6xx model, PK8xx the command line, PK9xx the kit's own failures. */
   code: string;
   /** Permanent PascalCase name. */
   name: string;

@@ -90,13 +90,13 @@ export const LabErrors = {
     message: ({ kind, part, parts }) => `This ${kind} has no ${part}.mdx. A ${kind} has the parts ${parts}.`,
     hint: ({ part }) => `Create ${part}.mdx (\`npx packet new <id> --kind lab\` or \`--kind drill\` scaffolds one).`,
   }),
-  KindPartUnused: entry<{ kind: string; part: string }>({
+  KindPartUnused: entry<{ kind: string; part: string; parts: string }>({
     code: 'PK181',
     name: 'KindPartUnused',
     title: 'A part the kind does not read',
     severity: 'warning',
     message: ({ kind, part }) => `${part}.mdx is not read for a ${kind}, so nothing in it reaches the candidate, the reviewer or the rehearsal.`,
-    hint: ({ kind }) => `Remove it, or change the prompt's kind (a ${kind} reads ${kind === 'takehome' ? 'prompt, rubric, sample and failures' : 'prompt, rubric and assistant'}).`,
+    hint: ({ kind, parts }) => `Remove it, or change the prompt's kind (a ${kind} reads ${parts}).`,
   }),
   AssistantListMismatch: entry<{ kind: string; problem: string }>({
     code: 'PK182',

@@ -8,6 +8,7 @@ export const AREAS: Record<string, string> = {
   '4': 'Rehearse',
   '5': 'Grade',
   '6': 'Model',
+  '8': 'Command line',
   '9': 'Internal',
 };
 

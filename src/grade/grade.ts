@@ -14,20 +14,24 @@ import { judgeRun } from '../judge/judge-run.ts';
 import { staticFindings } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
-import { scanManyForSecrets } from '../lint/rules/no-secrets.ts';
-import { csvCell } from './candidate-text.ts';
+import { scanManyForSecrets } from '../lint/secrets.ts';
+import type { RunMessages } from '../runs/reporter.ts';
+import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
-import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from './scorecard.ts';
+import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
 
 /** Version of `summary.json`. */
 export const SUMMARY_SCHEMA_VERSION = 1;
 
-/** Told about a batch as it goes. Only observes. */
-export interface GradeObserver {
-  onStart?(total: number): void;
-  /** The cheap findings, before the sandbox. */
+/** Observes a batch, from its start to the summary written. Every hook is optional; grading never depends on one. */
+export interface GradeReporter extends RunMessages {
+  onRunStart?(total: number): void;
+  /** The cheap findings of a submission, before the sandbox. */
   onCheap?(name: string, findings: readonly Finding[]): void;
+  /** A submission's scorecard is written. */
   onCard?(card: Scorecard, done: number, total: number): void;
+  /** The summary is written, in `outDir` (summary.json and summary.csv). */
+  onRunEnd?(summary: GradeSummary, outDir: string): void;
 }
 
 /** What grading a batch needs. */
@@ -48,7 +52,7 @@ export interface GradeOptions {
   date: () => Date;
   now: () => number;
   random: () => number;
-  observer?: GradeObserver;
+  reporter?: GradeReporter;
 }
 
 /** One row of the batch summary. */
@@ -141,7 +145,7 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
   const submission = { files: intake.files, deleted: [] };
   // The cheap findings first, in milliseconds, before any sandbox.
   const plan = planWorkspace(o.files, submission, { withHidden: true, canaries: false, random: o.random });
-  if (!('rejected' in plan)) o.observer?.onCheap?.(name, [...staticFindings(o.files.rules, { starter: o.files.candidateStarter, before: plan.before, protectedEdits: plan.protectedEdits }).findings, ...extra]);
+  if (!('rejected' in plan)) o.reporter?.onCheap?.(name, [...staticFindings(o.files.rules, { starter: o.files.candidateStarter, before: plan.before, protectedEdits: plan.protectedEdits }).findings, ...extra]);
   const judged = await judgeRun({ files: o.files, submission, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
   const sub = { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated };
   if ('rejected' in judged) {
@@ -154,7 +158,7 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
 export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorecard[]; summary: GradeSummary }> {
   const names = submissionNames(o.submissions);
   const limit = pLimit(Math.max(1, o.jobs));
-  o.observer?.onStart?.(o.submissions.length);
+  o.reporter?.onRunStart?.(o.submissions.length);
   let done = 0;
   const cards = await Promise.all(
     o.submissions.map((source, i) =>
@@ -163,7 +167,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorec
         const dir = path.join(o.outDir, names[i]!);
         await writeAtomic(path.join(dir, 'scorecard.json'), `${JSON.stringify(card, null, 2)}\n`);
         await writeAtomic(path.join(dir, 'scorecard.md'), scorecardMarkdown(card));
-        o.observer?.onCard?.(card, ++done, o.submissions.length);
+        o.reporter?.onCard?.(card, ++done, o.submissions.length);
         return card;
       }),
     ),
@@ -191,5 +195,6 @@ export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorec
   };
   await writeAtomic(path.join(o.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await writeAtomic(path.join(o.outDir, 'summary.csv'), summaryCsv(summary));
+  o.reporter?.onRunEnd?.(summary, o.outDir);
   return { cards, summary };
 }

@@ -1,6 +1,6 @@
 /**
  * The evidence behind the rubric's automatic rows: a row with `auto` gets its maximum when its
- * evidence holds and 0 when it does not (the card itself is `src/grade/scorecard.ts`).
+ * evidence holds and 0 when it does not (the card itself is `src/judge/scorecard.ts`).
  */
 import type { Judgement } from './judge.ts';
 

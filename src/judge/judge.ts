@@ -26,7 +26,8 @@ import { checkReceipts, type ReceiptRules } from './receipts.ts';
 import { findSignal } from './signals.ts';
 import type { Snapshot } from './snapshot.ts';
 import { canonicalTestId, testFileOf, type ExpectedTest } from './test-ids.ts';
-import { noSummary, parseTestSummary, type TestSummary } from './test-summary.ts';
+import { parseTestSummary } from './runners/index.ts';
+import { noSummary, type TestSummary } from './test-summary.ts';
 
 /** The verdict on one judged workspace. (GAVE-UP belongs to a model run, not to a workspace.) */
 export type Verdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'INCONCLUSIVE';

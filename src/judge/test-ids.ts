@@ -12,7 +12,7 @@
  * relies on them fails its own sample check with the ids named, rather than passing open.
  */
 
-/** Which collection rules apply: unittest collects TestCase classes; pytest also `Test*` classes and `test*` functions. */
+/** Which collection rules apply: unittest collects TestCase classes; pytest also `Test*` classes and `test*` functions (the runner a command uses: ./runners/). */
 export type RunnerStyle = 'unittest' | 'pytest';
 
 /** One test the kit expects to run and pass. */
@@ -43,13 +43,6 @@ export interface PythonModule {
   functions: string[];
   /** Names bound by `from X import A [as B]`: local name -> [module, name]. */
   imports: Map<string, [string, string]>;
-}
-
-/** The runner a test command uses. */
-export function runnerStyle(command: string): RunnerStyle | null {
-  if (/\bpytest\b/.test(command)) return 'pytest';
-  if (/\bunittest\b/.test(command)) return 'unittest';
-  return null;
 }
 
 /** True for a file the runner would load as a test module. */

@@ -50,7 +50,8 @@ function count(text: string, word: string): number {
   return m ? Number(m[1]) : 0;
 }
 
-function parseUnittest(output: string): TestSummary | undefined {
+/** unittest's summary in a run's output, if it holds one. */
+export function parseUnittest(output: string): TestSummary | undefined {
   const all = [...output.matchAll(UNITTEST_RAN)];
   const ran = all.at(-1);
   if (!ran) return undefined;
@@ -101,7 +102,8 @@ function parseUnittest(output: string): TestSummary | undefined {
   return summary;
 }
 
-function parsePytest(output: string): TestSummary | undefined {
+/** pytest's summary in a run's output, if it holds one. */
+export function parsePytest(output: string): TestSummary | undefined {
   const all = [...output.matchAll(PYTEST_TOTALS)];
   const totals = all.at(-1);
   if (!totals) return undefined;
@@ -140,9 +142,4 @@ function parsePytest(output: string): TestSummary | undefined {
 /** The summary of output that holds none: a crash, since no test can be shown to have run. */
 export function noSummary(): TestSummary {
   return { runner: 'unknown', ran: null, failed: 0, errors: 0, skipped: 0, expectedFailures: 0, unexpectedSuccesses: 0, failing: [], summaries: 0, crash: 'no test summary was found in the output' };
-}
-
-/** Parse a runner's combined output. */
-export function parseTestSummary(output: string): TestSummary {
-  return parseUnittest(output) ?? parsePytest(output) ?? noSummary();
 }

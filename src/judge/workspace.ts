@@ -9,12 +9,14 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { failureModes, type Packet } from '../packets/packet.ts';
+import { failureModes, type CodePacket } from '../packets/packet.ts';
 import { makeCanary, withCanary, type Canary } from './canaries.ts';
 import type { JudgeRules, ProtectedEdit } from './judge.ts';
 import { readWorkspaceFile } from './safe-read.ts';
 import type { Snapshot, UnsafeEntry } from './snapshot.ts';
-import { expectedTests, isTestFile, runnerStyle, scanPython, type ExpectedTest, type PythonModule, type RunnerStyle } from './test-ids.ts';
+import { runnerFor, runnerNamed, runnerNamesInWords } from './runners/index.ts';
+import type { PacketTestSource } from './runners/runner.ts';
+import type { ExpectedTest } from './test-ids.ts';
 
 /** What a submission lays over the starter: files (bytes or text, or refused entries) and deletions. */
 export interface Submission {
@@ -27,7 +29,7 @@ export const EMPTY_SUBMISSION: Submission = { files: new Map(), deleted: [] };
 
 /** A packet's files and rules, read once and shared by every run of it. */
 export interface PacketFiles {
-  packet: Packet;
+  packet: CodePacket;
   packetDir: string;
   /** Every starter file's bytes. */
   starter: ReadonlyMap<string, Buffer>;
@@ -37,8 +39,8 @@ export interface PacketFiles {
   candidateStarter: ReadonlyMap<string, string>;
   /** A path the submission may not write: protected by the prompt, or a hidden file's path. */
   isGuarded(file: string): boolean;
-  /** The runner the test command uses, or null when the kit cannot read its tests. */
-  style: RunnerStyle | null;
+  /** The runner the test command uses (its name in ./runners/), or null when the kit cannot read its tests. */
+  style: string | null;
   /** The expected tests: visible ones, and visible plus hidden. */
   expected: { visible: ExpectedTest[]; all: ExpectedTest[] };
   /** Test files the runner loads: visible ones, and visible plus hidden. */
@@ -60,7 +62,7 @@ async function readTree(packetDir: string, tree: string, files: readonly string[
 }
 
 /** Read a packet's starter and hidden tests, and work out its expected tests and rules. */
-export async function loadPacketFiles(packet: Packet, packetDir: string): Promise<PacketFiles> {
+export async function loadPacketFiles(packet: CodePacket, packetDir: string): Promise<PacketFiles> {
   const starter = await readTree(packetDir, 'starter', packet.trees.starter);
   const hidden = await readTree(packetDir, 'hidden', packet.trees.hidden);
   const globs = packet.prompt.data.protected;
@@ -70,36 +72,26 @@ export async function loadPacketFiles(packet: Packet, packetDir: string): Promis
   const candidateStarter = new Map<string, string>();
   for (const [f, bytes] of starter) if (!isGuarded(f)) candidateStarter.set(f, bytes.toString('utf8'));
 
-  const style = runnerStyle(packet.prompt.data.test);
-  const guardedPython: [string, Buffer, boolean][] = [
-    ...[...starter].filter(([f]) => f.endsWith('.py') && isGuarded(f)).map(([f, b]) => [f, b, false] as [string, Buffer, boolean]),
-    ...[...hidden].filter(([f]) => f.endsWith('.py')).map(([f, b]) => [f, b, true] as [string, Buffer, boolean]),
-  ];
-  const modules = new Map<string, PythonModule>(guardedPython.map(([f, b]) => [f, scanPython(f, b.toString('utf8'))]));
-  const names = new Map<string, Set<string>>();
-  const hasTestCase = new Set<string>();
+  const runner = runnerFor(packet.prompt.data.test);
+  const style = runner?.name ?? null;
+  let names = new Map<string, Set<string>>();
+  let hasTestCase = new Set<string>();
   let expected = { visible: [] as ExpectedTest[], all: [] as ExpectedTest[] };
   let testFiles = { visible: [] as string[], all: [] as string[] };
   let expectedProblem: string | undefined;
-  if (!style) {
-    expectedProblem = `the test command "${packet.prompt.data.test}" runs neither unittest nor pytest, whose tests the kit can read`;
+  if (!runner) {
+    expectedProblem = `the test command "${packet.prompt.data.test}" runs ${runnerNamesInWords()}, whose tests the kit can read`;
   } else {
-    const tests = guardedPython.filter(([f]) => isTestFile(f, style));
-    const visibleTests = tests.filter(([, , h]) => !h).map(([f]) => modules.get(f)!);
-    const allTests = tests.map(([f]) => modules.get(f)!);
-    const helpers = [...modules.values()].filter((m) => !isTestFile(m.file, style));
-    const hiddenSet = new Set(hidden.keys());
-    expected = {
-      visible: expectedTests(visibleTests, helpers, style, hiddenSet),
-      all: expectedTests(allTests, helpers, style, hiddenSet),
-    };
+    const ext = runner.sourceExtension;
+    const sources: PacketTestSource[] = [
+      ...[...starter].filter(([f]) => f.endsWith(ext) && isGuarded(f)).map(([file, b]) => ({ file, source: b.toString('utf8'), hidden: false })),
+      ...[...hidden].filter(([f]) => f.endsWith(ext)).map(([file, b]) => ({ file, source: b.toString('utf8'), hidden: true })),
+    ];
+    const collected = runner.collect(sources);
+    ({ expected, names, hasTestCase } = collected);
     const withTests = (list: ExpectedTest[]) => [...new Set(list.map((t) => t.file))].sort();
     testFiles = { visible: withTests(expected.visible), all: withTests(expected.all) };
-    for (const m of allTests) {
-      names.set(m.file, new Set([...m.classes.map((c) => c.name), ...m.functions, ...m.imports.keys()]));
-      if (expected.all.some((t) => t.file === m.file && t.id.split('::').length === 3)) hasTestCase.add(m.file);
-    }
-    if (expected.all.length === 0) expectedProblem = `no test was found in the protected test files (${tests.map(([f]) => f).join(', ') || 'none match the runner\'s file pattern'})`;
+    if (expected.all.length === 0) expectedProblem = `no test was found in the protected test files (${collected.testFiles.join(', ') || 'none match the runner\'s file pattern'})`;
   }
   const prompt = packet.prompt.data;
   return {
@@ -245,8 +237,9 @@ export function planWorkspace(pf: PacketFiles, submission: Submission, o: Omit<L
   const guarded = new Map<string, Buffer>();
   for (const [f, b] of pf.starter) if (pf.isGuarded(f)) guarded.set(f, b);
   if (o.withHidden) for (const [f, b] of pf.hidden) guarded.set(f, b);
-  // With the harness (unittest), test modules come to it from memory; held-out ones stay off the disk.
-  const inMemory = o.harness === true && pf.style === 'unittest';
+  // With the harness and a runner whose tests come from memory (unittest), held-out ones stay off the disk.
+  const runner = pf.style ? runnerNamed(pf.style) : null;
+  const inMemory = o.harness === true && runner?.testsFromMemory === true;
   const writable = new Map<string, Buffer>();
   for (const [f, c] of candidate) if (Buffer.isBuffer(c)) writable.set(f, c);
   const conflict = layoutConflict([...writable.keys(), ...guarded.keys()]);
@@ -257,11 +250,11 @@ export function planWorkspace(pf: PacketFiles, submission: Submission, o: Omit<L
   const canaries: Canary[] = [];
   const testSources = new Map<string, string>();
   const withTestsSet = new Set(testFiles);
-  const modules = pf.style ? [...guarded.keys()].filter((f) => isTestFile(f, pf.style!)).sort() : [];
+  const modules = runner ? [...guarded.keys()].filter((f) => runner.isTestFile(f)).sort() : [];
   for (const f of modules) {
     let text = guarded.get(f)!.toString('utf8');
-    if (o.canaries && pf.style && withTestsSet.has(f)) {
-      const c = makeCanary(f, pf.style, pf.hasTestCase.has(f), o.random, pf.names.get(f));
+    if (o.canaries && runner && withTestsSet.has(f)) {
+      const c = runner.canary(f, pf.hasTestCase.has(f), o.random, pf.names.get(f));
       canaries.push(c);
       text = withCanary(text, c);
     }

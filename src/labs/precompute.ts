@@ -20,6 +20,7 @@ import { canonicalTestId, testFileOf } from '../judge/test-ids.ts';
 import { EMPTY_SUBMISSION, prepareWorkspace, type PacketFiles } from '../judge/workspace.ts';
 import { combinationCount } from '../packets/lab-compose.ts';
 import type { LabModel } from '../packets/lab-model.ts';
+import { labModelOf } from '../packets/packet.ts';
 import { unittestDiscovery } from '../packets/unittest-command.ts';
 import { LAB_TABLE_VERSION, type LabTable, type TestResult } from './table.ts';
 
@@ -119,7 +120,7 @@ function resultsOf(record: Record<string, unknown>, expected: readonly string[],
 export async function precomputeLab(o: PrecomputeOptions): Promise<PrecomputeResult | { error: string }> {
   const { files } = o;
   const packet = files.packet;
-  const model: LabModel | undefined = packet.lab;
+  const model: LabModel | undefined = labModelOf(packet);
   if (!model) return { error: 'the packet is not a lab with resolved suggestions' };
   const discovery = unittestDiscovery(packet.prompt.data.test);
   if (!discovery) return { error: `the test command "${packet.prompt.data.test}" is not a unittest discovery` };

@@ -1,7 +1,7 @@
 import type { Nodes } from 'mdast';
 import { SKIP, visit } from 'unist-util-visit';
 import type { Place } from '../errors/diagnostic.ts';
-import type { ParsedBody } from './markdown.ts';
+import type { ParsedBody } from '../packets/markdown-tree.ts';
 
 /**
  * An inline lint directive, written as a comment in a part body:

@@ -1,19 +1,21 @@
 import { diagnose, Errors } from '../errors/catalog.ts';
 import { sortDiagnostics, type Diagnostic } from '../errors/diagnostic.ts';
 import { LintErrors } from '../errors/lint-catalog.ts';
-import type { Drill } from '../packets/drill.ts';
-import type { Packet } from '../packets/packet.ts';
+import { kindOf } from '../packets/kinds/index.ts';
+import { hasCode, type CodePacket, type Packet } from '../packets/packet.ts';
+import type { Part } from '../packets/part.ts';
 import { placeOf } from '../packets/place.ts';
-import { PART_FILES } from '../packets/schema/index.ts';
 import { checkRuleSettings, DEFAULT_LINT_CONFIG, PACKET_CONFIG_FILE, parseLintConfig, resolveRule, type LintConfig } from './config.ts';
 import { findDirectives, type Directive } from './directives.ts';
 import type { PacketFiles } from './files.ts';
 import type { LintCache } from './lint-cache.ts';
-import { parseBody, type ParsedBody } from './markdown.ts';
-import { kindsOf, type DrillRuleContext, type PartKey, type Rule, type RuleContext, type StarterFile } from './rule.ts';
-import { lintRules } from './rules/index.ts';
+import type { ParsedBody } from '../packets/markdown-tree.ts';
+import { ruleReads, type PartKey, type Rule, type RuleContext, type StarterFile } from './rule.ts';
 
 /** What the lint needs besides the packet. */
+/** The rules and the Markdown parser, loaded when something is linted: a run whose packets all hit the cache needs neither. */
+const linting = async () => ({ ...(await import('./rules/index.ts')), ...(await import('../packets/markdown-tree.ts')) });
+
 export interface LintOptions {
   /** The project's settings (`packet-kit.config.json`); defaults when absent. */
   config?: LintConfig;
@@ -34,7 +36,7 @@ function decodeText(bytes: Uint8Array): string | undefined {
   }
 }
 
-async function readStarter(packet: Packet, files: PacketFiles | undefined): Promise<StarterFile[]> {
+async function readStarter(packet: CodePacket, files: PacketFiles | undefined): Promise<StarterFile[]> {
   const out: StarterFile[] = [];
   for (const rel of packet.trees.starter) {
     const bytes = files ? await files.read(packet, `starter/${rel}`) : undefined;
@@ -61,10 +63,12 @@ function suppresses(directive: Directive, d: Diagnostic): boolean {
 }
 
 /**
- * Lint one packet: run every rule that is not off, at its configured severity, then drop what
- * inline directives disable. Returns diagnostics sorted by place; throws only on a bug.
+ * Lint one packet of any kind: run every rule that reads its kind and is not off, at its
+ * configured severity, then drop what inline directives disable. Returns diagnostics sorted by
+ * place; throws only on a bug.
  */
 export async function lintPacket(packet: Packet, options: LintOptions = {}): Promise<Diagnostic[]> {
+  const { lintRules, parseBody } = await linting();
   const rules = options.rules ?? lintRules;
   const diagnostics: Diagnostic[] = [];
   const own = await packetConfig(packet, options.files);
@@ -72,9 +76,9 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
   if (own.config) diagnostics.push(...checkRuleSettings(own.config, lintRules));
   const layers = [options.config ?? DEFAULT_LINT_CONFIG, ...(own.config ? [own.config] : [])];
 
-  const parts = PART_FILES.filter((name) => packet[name] !== undefined);
-  const partOf = (part: PartKey) => {
-    const found = packet[part];
+  const parts = kindOf(packet).parts;
+  const partOf = (part: PartKey): Part<unknown> => {
+    const found = parts.includes(part) ? (packet as unknown as Record<PartKey, Part<unknown> | undefined>)[part] : undefined;
     if (!found) throw new Error(`lint: the packet ${packet.id} has no ${part}.mdx (rules read only ctx.parts)`);
     return found;
   };
@@ -85,17 +89,18 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
     return parsed;
   };
   let starter: Promise<StarterFile[]> | undefined;
-  const starterFiles = () => (starter ??= readStarter(packet, options.files));
+  const starterFiles = () => (starter ??= hasCode(packet) ? readStarter(packet, options.files) : Promise.resolve([]));
 
   const found: Diagnostic[] = [];
   for (const rule of rules) {
-    if (!kindsOf(rule).includes(packet.prompt.data.kind)) continue;
+    if (!ruleReads(rule, packet.kind)) continue;
     const { severity, options: ruleOptions } = resolveRule(rule, layers);
     if (severity === 'off') continue;
     const ctx: RuleContext<unknown> = {
       packet,
       options: ruleOptions,
       parts,
+      part: partOf,
       body,
       field: (part, path, which) => placeOf(partOf(part), path, which),
       starterFiles,
@@ -127,7 +132,7 @@ export async function lintPacket(packet: Packet, options: LintOptions = {}): Pro
 
 /** Lint every packet; the project config's own problems (unknown rules, bad options) are reported once. */
 export async function lintPackets(packets: readonly Packet[], options: LintOptions = {}): Promise<Diagnostic[]> {
-  const diagnostics = options.config ? checkRuleSettings(options.config, lintRules) : [];
+  const diagnostics = options.config && Object.keys(options.config.rules).length ? checkRuleSettings(options.config, (await linting()).lintRules) : [];
   const cache = options.rules ? undefined : options.cache;
   for (const packet of packets) {
     try {
@@ -145,40 +150,5 @@ export async function lintPackets(packets: readonly Packet[], options: LintOptio
       diagnostics.push(diagnose(Errors.PacketCheckCrashed, { file: packet.dir }, { step: 'Linting', reason: reason.slice(0, 200) }));
     }
   }
-  return sortDiagnostics(diagnostics);
-}
-
-/**
- * Lint one drill: the rules that read drills, at their configured severity (the project's
- * settings and the drill's own lint.json), less what inline directives disable.
- */
-export async function lintDrill(drill: Drill, options: LintOptions = {}): Promise<Diagnostic[]> {
-  const rules = (options.rules ?? lintRules).filter((r) => kindsOf(r).includes('drill') && r.checkDrill);
-  const diagnostics: Diagnostic[] = [];
-  const own = await packetConfig(drill, options.files);
-  diagnostics.push(...own.diagnostics);
-  if (own.config) diagnostics.push(...checkRuleSettings(own.config, lintRules));
-  const layers = [options.config ?? DEFAULT_LINT_CONFIG, ...(own.config ? [own.config] : [])];
-  const parts = { prompt: drill.prompt, rubric: drill.rubric, assistant: drill.assistant } as const;
-  const bodies = new Map<string, ParsedBody>();
-  const body = (part: keyof typeof parts) => {
-    let parsed = bodies.get(part);
-    if (!parsed) bodies.set(part, (parsed = parseBody(parts[part])));
-    return parsed;
-  };
-  const found: Diagnostic[] = [];
-  for (const rule of rules) {
-    const { severity, options: ruleOptions } = resolveRule(rule, layers);
-    if (severity === 'off') continue;
-    const ctx: DrillRuleContext<unknown> = { drill, options: ruleOptions, body, field: (part, path, which) => placeOf(parts[part], path, which) };
-    for (const finding of await rule.checkDrill!(ctx)) {
-      const d = diagnose(rule.entry, finding.place, finding.params, severity);
-      d.rule = rule.id;
-      found.push(d);
-    }
-  }
-  const byFile = new Map<string, Directive[]>();
-  for (const part of Object.keys(parts) as (keyof typeof parts)[]) byFile.set(parts[part].file, findDirectives(body(part)));
-  for (const d of found) if (!(byFile.get(d.file) ?? []).some((directive) => suppresses(directive, d))) diagnostics.push(d);
   return sortDiagnostics(diagnostics);
 }

@@ -1,13 +1,13 @@
 import type { z } from 'astro/zod';
 import type { CatalogEntry } from '../errors/entry.ts';
 import type { Place, Severity } from '../errors/diagnostic.ts';
-import type { Packet } from '../packets/packet.ts';
-import type { Drill } from '../packets/drill.ts';
+import type { PacketOf } from '../packets/packet.ts';
+import type { Part } from '../packets/part.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 import type { PacketKind, PartName } from '../packets/schema/index.ts';
-import type { ParsedBody } from './markdown.ts';
+import type { ParsedBody } from '../packets/markdown-tree.ts';
 
-/** The MDX parts of a packet: a take-home's four, a lab's `assistant`. */
+/** The MDX parts of a packet: a take-home's four, a lab's or drill's `assistant`. */
 export type PartKey = PartName;
 
 /** A rule's documentation: what it asks for, and one bad and one good example. */
@@ -32,19 +32,24 @@ export interface StarterFile {
   text: string | undefined;
 }
 
-/** What a rule can see of one packet. Everything is read for it; a rule does no I/O of its own. */
-export interface RuleContext<O> {
-  /** The packet, validated. */
-  packet: Packet;
+/**
+ * What a rule can see of one packet of one of the kinds `K` it reads. Everything is read for it;
+ * a rule does no I/O of its own.
+ */
+export interface RuleContext<O, K extends PacketKind = PacketKind> {
+  /** The packet, validated; narrow it with `kind` when the rule reads several kinds. */
+  packet: PacketOf<K>;
   /** The rule's options, validated, defaults applied. */
   options: O;
-  /** The parts this packet has, in reading order (a take-home's four; a lab's prompt, rubric and assistant). */
+  /** The parts this packet's kind has, in reading order (a take-home's four; a lab's or drill's prompt, rubric and assistant). */
   parts: readonly PartKey[];
+  /** A part the packet has, as parsed (its file, text and frontmatter). */
+  part(part: PartKey): Part<unknown>;
   /** The parsed body of a part the packet has (Markdown tree, positions relative to the body). */
   body(part: PartKey): ParsedBody;
   /** The file position of a frontmatter field of a part. */
   field(part: PartKey, path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
-  /** The text files of the starter tree, read once per packet. */
+  /** The text files of the starter tree, read once per packet; none for a kind without code (a drill). */
   starterFiles(): Promise<StarterFile[]>;
 }
 
@@ -57,10 +62,11 @@ export interface Finding<P> {
 }
 
 /**
- * A lint rule. It reads the packet through its context and returns findings with positions;
- * the engine turns them into diagnostics, applying the configured severity and inline disables.
+ * A lint rule. It declares the kinds of packet it reads, reads one such packet through its
+ * context and returns findings with positions; the engine runs it on those kinds only and turns
+ * the findings into diagnostics, applying the configured severity and inline disables.
  */
-export interface Rule<P extends Record<string, unknown> = any, O = any> {
+export interface Rule<P extends Record<string, unknown> = any, O = any, K extends PacketKind = any> {
   /** The permanent kebab-case id, used in config files and directives: `prompt-length`. */
   id: string;
   /** The severity when nothing configures it. */
@@ -71,25 +77,13 @@ export interface Rule<P extends Record<string, unknown> = any, O = any> {
   docs: RuleDocs;
   /** Schema of the rule's options, with defaults; rules without options leave it out. */
   options?: z.ZodType<O>;
-  /** The kinds the rule reads; default take-homes and labs. A rule for drills gives `checkDrill`. */
-  kinds?: readonly PacketKind[];
-  /** Find the problems. */
-  check(ctx: RuleContext<O>): Finding<P>[] | Promise<Finding<P>[]>;
-  /** Find the problems of a drill (a drill has no code trees; it is not a `Packet`). */
-  checkDrill?(ctx: DrillRuleContext<O>): Finding<P>[] | Promise<Finding<P>[]>;
+  /** The kinds of packet the rule reads; `check` sees only packets of these kinds. */
+  kinds: readonly K[];
+  /** Find the problems of one packet. */
+  check(ctx: RuleContext<O, K>): Finding<P>[] | Promise<Finding<P>[]>;
 }
 
-/** What a rule can see of one drill. */
-export interface DrillRuleContext<O> {
-  drill: Drill;
-  options: O;
-  /** The parsed body of a part of the drill. */
-  body(part: 'prompt' | 'rubric' | 'assistant'): ParsedBody;
-  /** The file position of a frontmatter field of a part. */
-  field(part: 'prompt' | 'rubric' | 'assistant', path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
-}
-
-/** What a rule that reads only the rubric sees, of a packet or of a drill. */
+/** What a rule that reads only the rubric sees, of a packet of any kind. */
 export interface RubricView<O> {
   rubric: RubricFrontmatter;
   options: O;
@@ -97,12 +91,12 @@ export interface RubricView<O> {
   field(path: readonly PropertyKey[], which?: 'value' | 'key'): Place;
 }
 
-/** The kinds a rule reads. */
-export function kindsOf(rule: Pick<Rule, 'kinds'>): readonly PacketKind[] {
-  return rule.kinds ?? ['takehome', 'lab'];
+/** True when the rule reads packets of the given kind. */
+export function ruleReads(rule: Pick<Rule, 'kinds'>, kind: PacketKind): boolean {
+  return rule.kinds.includes(kind);
 }
 
 /** Declare a rule, keeping its parameter and option types. */
-export function defineRule<P extends Record<string, unknown>, O = Record<string, never>>(rule: Rule<P, O>): Rule<P, O> {
+export function defineRule<P extends Record<string, unknown>, O = Record<string, never>, const K extends PacketKind = PacketKind>(rule: Rule<P, O, K>): Rule<P, O, K> {
   return rule;
 }

@@ -12,7 +12,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { splitFrontmatter } from '../packets/frontmatter.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import { kebabId } from '../packets/schema/common.ts';
 import type { MutantRecord, MutationReport } from './report.ts';
 
@@ -44,7 +44,7 @@ async function exists(p: string): Promise<boolean> {
 }
 
 /** The mutant to adopt, or why it cannot be. Pure. */
-export function adoptable(report: MutationReport, n: number, modeId: string, packet: Pick<Packet, 'id' | 'failures' | 'trees'>, sampleLayer: ReadonlyMap<string, string>): MutantRecord | AdoptRefusal {
+export function adoptable(report: MutationReport, n: number, modeId: string, packet: CodePacket, sampleLayer: ReadonlyMap<string, string>): MutantRecord | AdoptRefusal {
   const again = `rerun \`npx packet mutate ${packet.id}\` and adopt from the new report`;
   if (report.packet !== packet.id) return { ok: false, reason: `the report is about "${report.packet}"`, fix: `Pass the report of ${packet.id} with --out.` };
   const m = report.mutants.find((x) => x.id === n);
@@ -54,7 +54,7 @@ export function adoptable(report: MutationReport, n: number, modeId: string, pac
     return { ok: false, reason: `it is ${m.status} (${m.reason}); only a mutant the tests judged, survived or killed, reproduces a failure`, fix: 'Pick a survivor (or a killed mutant that names a failure worth keeping).' };
   }
   if (!kebabId.safeParse(modeId).success) return { ok: false, reason: `"${modeId}" is not a mode id`, fix: 'Give --as a lowercase kebab-case id such as "refusal-exits-zero".' };
-  if (!packet.failures) return { ok: false, reason: `${packet.id} has no failure catalog (failures.mdx) to adopt a mode into`, fix: 'Adopt mutants into a take-home packet.' };
+  if (packet.kind !== 'takehome') return { ok: false, reason: `${packet.id} has no failure catalog (failures.mdx) to adopt a mode into`, fix: 'Adopt mutants into a take-home packet.' };
   if (packet.failures.data.modes.some((mode) => mode.id === modeId)) return { ok: false, reason: `the failure catalog already has a mode "${modeId}"`, fix: 'Choose another id with --as.' };
   if (packet.trees.mutants[modeId]) return { ok: false, reason: `mutants/${modeId}/ already exists`, fix: 'Choose another id with --as, or remove that folder.' };
   const recorded = report.sources.find((s) => s.path === m.path)?.sha256;
@@ -105,7 +105,7 @@ export function withModeEntry(failuresText: string, modeId: string, m: MutantRec
 }
 
 /** Adopt mutant `n` of `report` as `modeId` in the packet folder `packetDir`. */
-export async function adoptMutant(o: { packet: Packet; packetDir: string; report: MutationReport; n: number; modeId: string; sampleLayer: ReadonlyMap<string, string> }): Promise<Adopted | AdoptRefusal> {
+export async function adoptMutant(o: { packet: CodePacket; packetDir: string; report: MutationReport; n: number; modeId: string; sampleLayer: ReadonlyMap<string, string> }): Promise<Adopted | AdoptRefusal> {
   const m = adoptable(o.report, o.n, o.modeId, o.packet, o.sampleLayer);
   if ('ok' in m) return m;
   const mutantFile = path.join(o.packetDir, 'mutants', o.modeId, m.path);

@@ -16,31 +16,25 @@
  * Never throws for endpoint, reply or mutant trouble: those are outcomes.
  */
 import { createHash } from 'node:crypto';
-import { createMeter, type BudgetLimits } from '../llm/budget.ts';
-import { describeFailure, type ChatMessage, type ModelClient } from '../llm/client.ts';
+import type { BudgetLimits } from '../llm/budget.ts';
+import { describeFailure, type ModelClient } from '../llm/client.ts';
 import type { Ledger } from '../llm/ledger.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
+import type { RetryPolicy, StopReason, WaitPlan } from '../llm/retry.ts';
 import { countTextTokens } from '../llm/tokens.ts';
 import { judgeRun } from '../judge/judge-run.ts';
+import { createTurnLoop, type RunClock } from '../runs/turn-loop.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { classifyJudgement, normalizedCode } from './classify.ts';
 import { contractBreak, readContracts, testSources } from './contract.ts';
+import type { MutateReporter } from './mutate-reporters.ts';
 import { describeSummary, MUTATE_SCHEMA_VERSION, summarize, type CallRecord, type MutantRecord, type MutationReport } from './report.ts';
 import { parseMutantReply, type Proposal } from './reply.ts';
 import { malformedFeedback, mutationMessages } from './request.ts';
 import { sampleSources } from './sources.ts';
 
-/** Clocks, randomness and sleep, injected (tests never wait for real backoff). */
-export interface MutateClock {
-  /** Monotonic ms. */
-  now(): number;
-  /** Wall clock, epoch ms. */
-  nowEpochMs(): number;
-  sleep(ms: number): Promise<void>;
-  /** [0, 1). */
-  random(): number;
-}
+/** Clocks, randomness and sleep, injected (the run layer's clock). */
+export type MutateClock = RunClock;
 
 /** What a mutation run needs. */
 export interface MutateOptions {
@@ -72,7 +66,8 @@ export interface MutateOptions {
   date: Date;
   /** Receipt paths in the report are relative to it. */
   relative: (p: string | null) => string | null;
-  onWait?: (plan: WaitPlan, retry: number) => void;
+  /** Told about the run as it goes (the waits before retries). */
+  reporter?: Pick<MutateReporter, 'onWait'>;
 }
 
 /** Why a packet cannot be mutated at all (nothing was asked of the model). */
@@ -127,64 +122,51 @@ export async function runMutate(o: MutateOptions): Promise<{ ok: true; report: M
   const setupMs = clock.now() - started;
 
   // 2. The calls.
-  const meter = createMeter(o.limits, clock.now);
   const maxReplyTokens = o.maxReplyTokens ?? (await replyTokensFor(sources, o.count));
+  const loop = createTurnLoop({
+    client: o.client,
+    model: o.model,
+    limits: o.limits,
+    ledger: o.ledger,
+    clock,
+    feedbackTurns: o.feedbackTurns,
+    maxReplyTokens,
+    ...(o.policy ? { policy: o.policy } : {}),
+    ...(o.reporter?.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.reporter!.onWait!(plan, retry) } : {}),
+  });
+  const { meter } = loop;
   const base = mutationMessages({ title: packet.prompt.data.title, goal: packet.prompt.body, language, sources, count: o.count });
-  let messages: ChatMessage[] = base;
   const calls: CallRecord[] = [];
   let proposals: Proposal[] | undefined;
   let replyTurn = 0;
   let stop: StopReason | null = null;
   let inconclusive: MutationReport['inconclusive'];
-  for (let turn = 1; turn <= 1 + Math.max(0, o.feedbackTurns); turn++) {
-    const call = await o.client.complete(messages, {
-      model: o.model,
-      turn,
-      meter,
-      ledger: o.ledger,
-      policy: o.policy ?? DEFAULT_RETRY_POLICY,
-      random: clock.random,
-      sleep: clock.sleep,
-      nowEpochMs: clock.nowEpochMs,
-      now: clock.now,
-      maxReplyTokens,
-      ...(o.onWait ? { onWait: o.onWait } : {}),
-    });
+  await loop.run<true>(base, (call, turn) => {
     if (call.stop) {
       stop = call.stop.reason;
       const failure = call.failure ? `; the last attempt ended ${describeFailure(call.failure)}` : '';
       calls.push({ turn, attempts: call.attempts, status: 'INCONCLUSIVE', reason: `stopped: ${call.stop.detail}${failure}`, error: call.error });
-      await o.ledger.giveUp({
-        reason: call.stop.reason,
-        detail: call.stop.detail,
-        limit: o.limits[({ 'model-calls': 'modelCalls', tokens: 'tokens', 'wall-clock': 'wallSeconds', 'identical-errors': 'identicalErrors' } as const)[call.stop.reason]],
-        spent: meter.spent(),
-        ...(call.stop.estimate ? { estimate: call.stop.estimate } : {}),
-        ts: new Date(clock.nowEpochMs()).toISOString(),
-      });
-      const budgetOnly = !call.failure && !o.ledger.lines.some((l) => l.error && l.error !== 'missing-usage');
-      inconclusive = { cause: budgetOnly ? 'budget' : 'endpoint', reason: `no reply could be read: ${call.stop.detail}${failure}` };
-      break;
+      inconclusive = { cause: call.stopped?.budgetOnly ? 'budget' : 'endpoint', reason: `no reply could be read: ${call.stop.detail}${failure}` };
+      return { done: true };
     }
     if (call.output === null) {
       const why = `the endpoint gave no usable answer: ${call.detail ?? call.error ?? 'unknown error'}`;
       calls.push({ turn, attempts: call.attempts, status: 'INCONCLUSIVE', reason: why, error: call.error });
       inconclusive = { cause: 'endpoint', reason: why };
-      break;
+      return { done: true };
     }
     const parsed = parseMutantReply(call.output, sources);
     if (!parsed.ok) {
       calls.push({ turn, attempts: call.attempts, status: 'INCONCLUSIVE', reason: `the reply is malformed: ${parsed.reason}`, error: call.error });
       inconclusive = { cause: 'reply', reason: `no reply could be read as mutants: ${parsed.reason}` };
-      messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: malformedFeedback(parsed.reason) }];
-      continue;
+      return { next: [...base, { role: 'assistant', content: call.output }, { role: 'user', content: malformedFeedback(parsed.reason) }] };
     }
     calls.push({ turn, attempts: call.attempts, status: 'ok', error: call.error, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
     proposals = parsed.proposals;
     replyTurn = turn;
     inconclusive = undefined;
-    break;
-  }
+    return { done: true };
+  });
 
   // 3. Before the sandbox: usable, not a repeat, not cosmetic.
   const records: MutantRecord[] = [];

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isTestFile } from '../judge/test-ids.ts';
+import { runnerNamed } from '../judge/runners/index.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 
 /** File endings of source code, by the prompt's `language`. Unknown languages: none, and the kit says so. */
@@ -33,11 +33,11 @@ export function sampleLayer(files: PacketFiles, sample: ReadonlyMap<string, Buff
 /** The files a mutant may change: source code of the sample workspace, neither guarded, nor a test, nor blank. Sorted by path. */
 export function sampleSources(files: PacketFiles, sample: ReadonlyMap<string, Buffer>): Map<string, string> {
   const endings = SOURCE_EXTENSIONS[files.packet.prompt.data.language.toLowerCase()] ?? [];
-  const style = files.style ?? 'unittest';
+  const runner = runnerNamed(files.style ?? 'unittest');
   const out = new Map<string, string>();
   for (const [f, text] of sampleLayer(files, sample)) {
     if (!endings.some((e) => f.endsWith(e))) continue;
-    if (isTestFile(f, style)) continue;
+    if (runner.isTestFile(f)) continue;
     if (!text.trim()) continue;
     out.set(f, text);
   }

@@ -3,12 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { renderDiagnostic } from '../errors/render.ts';
 import { starterReader } from './fs-source.ts';
+import { kindNamed, type KindDescriptor, type SiteCollection } from './kinds/index.ts';
 import { parsePacketIsolated, readSources } from './load.ts';
 import type { Packet } from './packet.ts';
-import { declaredKind, parsePacket } from './parse.ts';
-import { publicDrill, publicDrillSchema } from './public-drill.ts';
-import { publicPacket, publicPacketSchema, type PublicPacket } from './public.ts';
+import { declaredKind } from './parse.ts';
+import { publicDrillSchema } from './public-drill.ts';
+import { publicPacketSchema, type PublicPacket } from './public.ts';
 
 /** Options of the site's packet loaders. */
 export interface PacketLoaderOptions {
@@ -22,22 +24,31 @@ export interface PacketLoaderOptions {
   markdownOf?: (body: string, file: string) => string;
 }
 
-/** Every valid packet with its public view; throws, naming the packet, when one is invalid. */
-async function loadPublicPackets(context: LoaderContext, packetsDir: string): Promise<{ packet: Packet; view: PublicPacket }[]> {
+/**
+ * Every valid packet whose kind the given collection shows, with its public view (the kind's
+ * `publicView`); throws, naming the packet, when one of them is invalid.
+ */
+async function loadPublicViews(context: LoaderContext, packetsDir: string, collection: SiteCollection): Promise<{ packet: Packet; view: unknown }[]> {
   const cwd = fileURLToPath(context.config.root);
   const { sources } = await readSources({ packetsDir, cwd });
-  const out: { packet: Packet; view: PublicPacket }[] = [];
+  const out: { packet: Packet; view: unknown }[] = [];
   for (const source of sources) {
-    const { packet, drill, diagnostics } = parsePacketIsolated(source);
-    if (drill) continue; // drills are their own collection (drillLoader)
+    const kind = kindNamed(declaredKind(source.parts.prompt)) as KindDescriptor;
+    if (kind.collection !== collection) continue;
+    const { packet, diagnostics } = parsePacketIsolated(source);
     const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
     if (!packet || errors.length) {
-      const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
-      throw new Error(`packet "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
+      const lines = errors.map((d) => renderDiagnostic(d).trimEnd());
+      throw new Error(`${collection === 'drills' ? 'drill' : 'packet'} "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
     }
-    out.push({ packet, view: publicPacket(packet, starterReader(path.resolve(cwd, packetsDir, source.folder))) });
+    out.push({ packet, view: kind.publicView(packet, starterReader(path.resolve(cwd, packetsDir, source.folder))) });
   }
   return out;
+}
+
+/** Every valid packet of the `packets` collection with its public view. */
+async function loadPublicPackets(context: LoaderContext, packetsDir: string): Promise<{ packet: Packet; view: PublicPacket }[]> {
+  return (await loadPublicViews(context, packetsDir, 'packets')) as { packet: Packet; view: PublicPacket }[];
 }
 
 /**
@@ -103,18 +114,10 @@ export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'm
     name: 'packet-kit-drills',
     schema: publicDrillSchema,
     async load(context: LoaderContext) {
-      const cwd = fileURLToPath(context.config.root);
-      const { sources } = await readSources({ packetsDir: options.packetsDir, cwd });
+      const drills = await loadPublicViews(context, options.packetsDir, 'drills');
       context.store.clear();
-      for (const source of sources) {
-        const { drill, diagnostics } = parsePacketIsolated(source);
-        if (!drill && declaredKind(source.parts.prompt) !== 'drill') continue;
-        const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
-        if (!drill || errors.length) {
-          const lines = errors.map((d) => `${d.file}:${d.line ?? 1}:${d.column ?? 1} ${d.code} ${d.message}`);
-          throw new Error(`drill "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
-        }
-        const data = await context.parseData({ id: drill.id, data: publicDrill(drill) });
+      for (const { packet: drill, view } of drills) {
+        const data = await context.parseData({ id: drill.id, data: view as Record<string, unknown> });
         const markdown = options.markdownOf?.(drill.prompt.body, drill.prompt.file) ?? drill.prompt.body;
         context.store.set({ id: drill.id, data, body: drill.prompt.body, rendered: await context.renderMarkdown(markdown), digest: drill.digest });
       }

@@ -6,6 +6,9 @@ import { z } from 'astro/zod';
  * contract; the build writes more fields, which the site ignores.
  */
 
+/** The manifest's file name in the site folder. */
+export const MANIFEST_FILE = 'packets.json';
+
 /** The manifest versions this reader understands. */
 export const BUILD_MANIFEST_SCHEMA_VERSION = 1;
 

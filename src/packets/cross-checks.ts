@@ -2,24 +2,18 @@ import picomatch from 'picomatch';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { LabErrors } from '../errors/lab-catalog.ts';
-import { MUTANTS_REPLY, type Packet } from './packet.ts';
+import type { KindDescriptor } from './kinds/kind.ts';
+import { MUTANTS_REPLY, type CodePacketBase } from './packet-base.ts';
 import type { Part } from './part.ts';
 import { placeOf } from './place.ts';
-import type { PacketKind } from './schema/index.ts';
+import type { FailuresFrontmatter } from './schema/failures.ts';
 import type { RubricFrontmatter } from './schema/rubric.ts';
 
 /** Files over this size in a tree are warned about. */
 export const LARGE_FILE_BYTES = 1024 * 1024;
 
-/** The automatic rubric checks each kind of packet can score. */
-export const AUTO_CHECKS_OF_KIND: Readonly<Record<PacketKind, readonly string[]>> = {
-  takehome: ['tests', 'hidden-tests', 'visible-tests', 'protected', 'workspace', 'receipts'],
-  lab: ['tests', 'hidden-tests', 'visible-tests', 'choices'],
-  drill: ['choices'],
-};
-
 /** The rubric's own checks, for every kind: row ids unique, vetoes on known rows, a hire bar in reach, automatic rows the kind can score. */
-export function rubricChecks(rubric: Part<RubricFrontmatter>, kind: PacketKind): Diagnostic[] {
+export function rubricChecks(rubric: Part<RubricFrontmatter>, kind: Pick<KindDescriptor, 'word' | 'autoChecks'>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const rowIds = rubric.data.rows.map((r) => r.id);
   const rowList = rowIds.join(', ');
@@ -27,9 +21,9 @@ export function rubricChecks(rubric: Part<RubricFrontmatter>, kind: PacketKind):
   rubric.data.rows.forEach((row, i) => {
     if (seenRows.has(row.id)) out.push(diagnose(Errors.DuplicateEntryId, placeOf(rubric, ['rows', i, 'id']), { kind: 'rubric row', id: row.id }));
     seenRows.add(row.id);
-    const scorable = AUTO_CHECKS_OF_KIND[kind];
+    const scorable = kind.autoChecks;
     if (row.auto && !scorable.includes(row.auto)) {
-      out.push(diagnose(LabErrors.AutoRowNotScorable, placeOf(rubric, ['rows', i, 'auto']), { row: row.id, auto: row.auto, kind: kind === 'takehome' ? 'take-home' : kind, scorable: scorable.join(', ') }));
+      out.push(diagnose(LabErrors.AutoRowNotScorable, placeOf(rubric, ['rows', i, 'auto']), { row: row.id, auto: row.auto, kind: kind.word, scorable: scorable.join(', ') }));
     }
   });
   rubric.data.vetoes.forEach((veto, i) => {
@@ -42,13 +36,17 @@ export function rubricChecks(rubric: Part<RubricFrontmatter>, kind: PacketKind):
   return out;
 }
 
-/** Checks that span files: rows named by vetoes and caps, overlays that exist, globs that match. */
-export function crossCheck(packet: Packet): Diagnostic[] {
+/**
+ * Checks that span the files of a packet with code: the rubric's, the failure catalog's (rows
+ * named by caps, overlays and replies that exist; a take-home passes its `failures`, and then
+ * its sample tree is required), globs that match, trees that exist.
+ */
+export function crossCheck(packet: CodePacketBase, kind: Pick<KindDescriptor, 'word' | 'autoChecks'>, failures?: Part<FailuresFrontmatter>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const { prompt, rubric, failures, trees } = packet;
+  const { prompt, rubric, trees } = packet;
   const rowIds = rubric.data.rows.map((r) => r.id);
   const rowList = rowIds.join(', ');
-  out.push(...rubricChecks(rubric, prompt.data.kind));
+  out.push(...rubricChecks(rubric, kind));
 
   const seenModes = new Set<string>();
   failures?.data.modes.forEach((mode, i) => {
@@ -124,7 +122,7 @@ export function crossCheck(packet: Packet): Diagnostic[] {
     else if (e.size > LARGE_FILE_BYTES) out.push(diagnose(Errors.LargeTreeFile, { file }, { path: e.path, size: e.size }));
   }
   if (!trees.starter.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/starter` }, { tree: 'starter' }));
-  if (prompt.data.kind === 'takehome' && !trees.sample.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/sample` }, { tree: 'sample' }));
+  if (failures && !trees.sample.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/sample` }, { tree: 'sample' }));
   if (!trees.hidden.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/hidden` }, { tree: 'hidden' }, 'warning'));
   return out;
 }

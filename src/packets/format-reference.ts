@@ -1,6 +1,7 @@
 import { Document, isScalar, visit } from 'yaml';
 import { drillPromptJsonSchema, partJsonSchema } from './json-schema.ts';
-import { PART_FILES, PARTS_OF_KIND, type PacketKind, type PartName } from './schema/index.ts';
+import { KINDS } from './kinds/index.ts';
+import { PART_FILES, type PacketKind, type PartName } from './schema/index.ts';
 
 /**
  * The packet format reference: every frontmatter field of every part, with its type, whether it
@@ -138,7 +139,7 @@ export const PACKET_FILES: readonly { name: string; what: string }[] = [
 
 /** The kinds whose folder holds a part file. */
 function kindsWith(part: PartName): PacketKind[] {
-  return (Object.keys(PARTS_OF_KIND) as PacketKind[]).filter((k) => PARTS_OF_KIND[k].includes(part));
+  return KINDS.filter((k) => k.parts.includes(part)).map((k) => k.kind);
 }
 
 /** The fields of a drill's `prompt.mdx`, which has its own, smaller schema. */

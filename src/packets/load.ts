@@ -4,7 +4,6 @@ import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { PacketKitError } from '../errors/packet-kit-error.ts';
 import { displayPath, listPacketDirs, readPacketSource } from './fs-source.ts';
-import type { Drill } from './drill.ts';
 import type { Packet } from './packet.ts';
 import { parsePacket } from './parse.ts';
 import type { PacketSource } from './source.ts';
@@ -21,10 +20,8 @@ export interface LoadOptions {
 
 /** Everything a load found. */
 export interface LoadResult {
-  /** The take-homes and labs whose parts are valid (they may still carry cross-file errors; see `diagnostics`). */
+  /** The packets of every kind whose parts are valid (they may still carry cross-file errors; see `diagnostics`); narrow them with `kind`. */
   packets: Packet[];
-  /** The drills whose parts are valid (they may still carry cross-file errors). */
-  drills: Drill[];
   /** The raw sources of every packet folder read. */
   sources: PacketSource[];
   /** Every problem found, in every packet. */
@@ -79,12 +76,10 @@ export function parsePacketIsolated(source: PacketSource): ReturnType<typeof par
 export async function loadPackets(options: LoadOptions): Promise<LoadResult> {
   const { sources, diagnostics } = await readSources(options);
   const packets: Packet[] = [];
-  const drills: Drill[] = [];
   for (const source of sources) {
     const result = parsePacketIsolated(source);
     diagnostics.push(...result.diagnostics);
     if (result.packet) packets.push(result.packet);
-    if (result.drill) drills.push(result.drill);
   }
-  return { packets, drills, sources, diagnostics };
+  return { packets, sources, diagnostics };
 }

@@ -1,5 +1,8 @@
 import { z } from 'astro/zod';
-import type { Drill } from './drill.ts';
+import type { Part } from './part.ts';
+import type { DrillDiff } from './schema/assistant.ts';
+import type { DrillPromptFrontmatter } from './schema/drill.ts';
+import type { RubricFrontmatter } from './schema/rubric.ts';
 import { drillPromptSchema } from './schema/drill.ts';
 import { rubricSchema } from './schema/rubric.ts';
 
@@ -37,7 +40,7 @@ export const publicDrillSchema = z.strictObject({
 export type PublicDrill = z.infer<typeof publicDrillSchema>;
 
 /** Project a drill onto its public view. */
-export function publicDrill(drill: Drill): PublicDrill {
+export function publicDrill(drill: { id: string; digest: string; prompt: Part<DrillPromptFrontmatter>; rubric: Part<RubricFrontmatter>; diffs: readonly DrillDiff[] }): PublicDrill {
   return {
     id: drill.id,
     digest: drill.digest,

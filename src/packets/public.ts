@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import type { LabModel } from './lab-model.ts';
-import type { Packet } from './packet.ts';
+import type { CodePacketBase } from './packet-base.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
 import { countVisibleTests } from './visible-tests.ts';
@@ -81,7 +81,7 @@ export type PublicPacket = z.infer<typeof publicPacketSchema>;
 export const PUBLIC_TEXT_LIMIT = 64 * 1024;
 
 /** Project a packet onto its public view; `readStarter` gives a starter file's bytes. */
-export function publicPacket(packet: Packet, readStarter: (path: string) => Uint8Array | undefined = () => undefined): PublicPacket {
+export function publicPacket(packet: CodePacketBase & { lab?: LabModel }, readStarter: (path: string) => Uint8Array | undefined = () => undefined): PublicPacket {
   const starter = packet.entries
     .filter((e) => e.kind === 'file' && e.path.startsWith('starter/'))
     .map((e) => {
@@ -91,6 +91,7 @@ export function publicPacket(packet: Packet, readStarter: (path: string) => Uint
       return { path, size: e.size, sha256: e.sha256, ...(text !== undefined ? { text } : {}) };
     });
   const visibleTests = countVisibleTests(packet.prompt.data.language, starter);
+  const lab = packet.lab;
   return {
     id: packet.id,
     digest: packet.digest,
@@ -100,7 +101,7 @@ export function publicPacket(packet: Packet, readStarter: (path: string) => Uint
     rubricBody: packet.rubric.body,
     starter,
     ...(visibleTests !== undefined ? { visibleTests } : {}),
-    ...(packet.lab ? { lab: publicLab(packet.lab) } : {}),
+    ...(lab ? { lab: publicLab(lab) } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { PacketTrees } from './packet.ts';
+import type { PacketTrees } from './packet-base.ts';
 import type { PacketEntry } from './source.ts';
 
 /** Split a packet's files into its code trees. */

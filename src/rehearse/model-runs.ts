@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import { effectiveBudget, type BudgetLimits } from '../llm/budget.ts';
 import { createModelClient, type FetchLike } from '../llm/client.ts';
 import { createEndpointGate, type EndpointGate } from '../llm/endpoint-gate.ts';
@@ -16,13 +16,14 @@ import type { RetryPolicy, WaitPlan } from '../llm/retry.ts';
 import { runSession, type SessionClock } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import { modelRunReport } from './model-run-report.ts';
+import type { RehearsalReporter } from './reporter.ts';
 import type { ModelRunReport, RehearsalReport } from './report.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { loadPacketFiles } from '../judge/workspace.ts';
 
 /** Everything the live runs need. */
 export interface ModelRunsOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
   /** The offline rehearsal of the same packets: the sample's test count comes from it. */
@@ -51,8 +52,8 @@ export interface ModelRunsOptions {
   clock: SessionClock;
   date: () => Date;
   fetch?: FetchLike;
-  onRun?: (run: ModelRunReport) => void;
-  onWait?: (packet: string, plan: WaitPlan, retry: number, model: string) => void;
+  /** Told of each run's end and of the waits before retries. */
+  reporter?: Pick<RehearsalReporter, 'onModelRunEnd' | 'onWait'>;
 }
 
 /** A folder name for a model: its id with anything but letters, digits, `.`, `_` and `-` turned into `_`. */
@@ -81,7 +82,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
     cells.map(({ packet, named, column }) =>
       sessions(async () => {
         const run = await runOne(o, { packet, named, client, gate, dir: o.outDir ? (models.length > 1 ? path.join(o.outDir, packet.id, folderOf(column)) : path.join(o.outDir, packet.id)) : null });
-        o.onRun?.(run);
+        o.reporter?.onModelRunEnd?.(run);
         return { run, column };
       }),
     ),
@@ -92,7 +93,7 @@ export async function runModelRehearsals(o: ModelRunsOptions): Promise<ModelRunR
 /** One packet against one model. */
 async function runOne(
   o: ModelRunsOptions,
-  cell: { packet: Packet; named: string; client: ReturnType<typeof createModelClient>; gate: EndpointGate; dir: string | null },
+  cell: { packet: CodePacket; named: string; client: ReturnType<typeof createModelClient>; gate: EndpointGate; dir: string | null },
 ): Promise<ModelRunReport> {
   const { packet, named } = cell;
   const model = named.replaceAll('{packet}', packet.id);
@@ -136,7 +137,7 @@ async function runOne(
     clock: o.clock,
     schedule: o.schedule,
     gate: cell.gate,
-    ...(o.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.onWait!(packet.id, plan, retry, model) } : {}),
+    ...(o.reporter?.onWait ? { onWait: (plan: WaitPlan, retry: number) => o.reporter!.onWait!(packet.id, plan, retry, model) } : {}),
   });
   return modelRunReport(result, about);
 }

@@ -15,7 +15,7 @@
  */
 import { LabDefects } from '../errors/lab-catalog.ts';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
-import { decide } from '../grade/score.ts';
+import { decide } from '../judge/score.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
 import type { Judgement } from '../judge/judge.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
@@ -24,7 +24,7 @@ import { allPass, type LabTable } from '../labs/table.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import { combinationIndex, composeLab, type LabState } from '../packets/lab-compose.ts';
 import type { LabModel } from '../packets/lab-model.ts';
-import type { Packet } from '../packets/packet.ts';
+import { labModelOf, type CodePacket } from '../packets/packet.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { LimitFunction } from 'p-limit';
 import { defect } from './defect.ts';
@@ -32,7 +32,7 @@ import type { CheckResult } from './report.ts';
 
 /** What rehearsing a lab needs (a packet rehearsal's fields). */
 export interface LabRehearsal {
-  packet: Packet;
+  packet: CodePacket;
   runner: TestRunner;
   /** The shared pool of sandbox runs. */
   limit: LimitFunction;
@@ -81,7 +81,8 @@ function tableFailing(table: LabTable, index: number): string[] {
 
 /** Rehearse one lab; `tables` gives its precomputed table. */
 export async function rehearseLab(r: LabRehearsal, files: PacketFiles, tables: LabTables): Promise<CheckResult[]> {
-  const model = r.packet.lab!;
+  const model = labModelOf(r.packet);
+  if (!model) throw new Error(`rehearseLab: ${r.packet.id} is not a lab with resolved suggestions`);
   const n = model.suggestions.length;
   const key = model.suggestions.map((s) => s.key.choice);
   const judgeStates = (states: LabState[]): Promise<Judged> =>

@@ -9,14 +9,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LimitFunction } from 'p-limit';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
-import { calibrationCard } from '../grade/scorecard.ts';
+import { calibrationCard } from '../judge/scorecard.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
 import { signalOutput, type Judgement } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { compileSignal, describeSearch, findSignal, type SignalHit } from '../judge/signals.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, type PacketFiles, type Submission } from '../judge/workspace.ts';
-import { failureModes, type Packet } from '../packets/packet.ts';
+import { failureModes, labModelOf, type CodePacket } from '../packets/packet.ts';
 import type { FailureMode } from '../packets/schema/failures.ts';
 import { labTables, type LabTables } from '../labs/table-cache.ts';
 import { defect } from './defect.ts';
@@ -27,7 +27,7 @@ import { statusOf } from './report.ts';
 
 /** What rehearsing one packet needs. */
 export interface PacketRehearsal {
-  packet: Packet;
+  packet: CodePacket;
   /** Absolute path of the packet folder. */
   packetDir: string;
   runner: TestRunner;
@@ -94,8 +94,8 @@ function inconclusive(check: string, reason: string): Pick<CheckResult, 'ok' | '
 }
 
 /** The floor: the starter under its visible tests is red, because visible tests fail an assertion. */
-export function floorCheck(packet: Packet, files: PacketFiles, floor: Subject): CheckResult {
-  const declared = packet.sample?.data.floor?.failing;
+export function floorCheck(packet: CodePacket, files: PacketFiles, floor: Subject): CheckResult {
+  const declared = packet.kind === 'takehome' ? packet.sample.data.floor?.failing : undefined;
   const base = {
     id: 'floor',
     kind: 'floor' as const,
@@ -123,7 +123,7 @@ export function floorCheck(packet: Packet, files: PacketFiles, floor: Subject): 
 }
 
 /** The sample: PASS, with the hidden tests run, and keeping its own packet's rules. */
-export function sampleCheck(packet: Packet, floor: Subject, sample: Subject): CheckResult {
+export function sampleCheck(packet: CodePacket, floor: Subject, sample: Subject): CheckResult {
   const base = { id: 'sample', kind: 'sample' as const, expected: 'PASS: every test green, nothing forged, the packet\'s rules kept', durationMs: sample.ms, ...testsPart(sample) };
   const j = judgementOf(sample);
   if ('unjudged' in j) return { ...base, ...inconclusive('sample', j.unjudged) };
@@ -173,7 +173,7 @@ export function signalCheck(mode: FailureMode, sample: Subject, mutant: Subject,
 }
 
 /** The rubric scored on a subject (judgement rows at their best): the sample clears the bar, a mutant does not. */
-export function calibrationCheck(packet: Packet, subject: Subject, mode: FailureMode | undefined, now: () => number): CheckResult | null {
+export function calibrationCheck(packet: CodePacket, subject: Subject, mode: FailureMode | undefined, now: () => number): CheckResult | null {
   const t0 = now();
   const j = judgementOf(subject);
   if ('unjudged' in j) return null;
@@ -205,7 +205,7 @@ export async function rehearsePacket(r: PacketRehearsal): Promise<PacketReport> 
     r.onCheck?.(c);
   };
   const files = await loadPacketFiles(packet, packetDir);
-  if (packet.lab) {
+  if (labModelOf(packet)) {
     const tables = r.labTables ?? labTables({ runner: r.runner, scratchDir: r.scratchDir, dir: null, interpreter: null, kit: '' });
     for (const check of await rehearseLab(r, files, tables)) push(check);
     return reportOf(r, checks, started);

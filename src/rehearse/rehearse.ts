@@ -3,19 +3,20 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { kitIdentity, type KitIdentity } from '../kit/identity.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import { rehearsePacket } from './rehearse-packet.ts';
 import type { ScriptedEndpoint } from './replies.ts';
-import type { Reporter } from './reporter.ts';
+import { fanOut } from '../runs/reporter.ts';
+import type { RehearsalReporter } from './reporter.ts';
 import { REPORT_SCHEMA_VERSION, type PacketReport, type RehearsalReport } from './report.ts';
 import type { Shard } from './shard.ts';
 
 /** Everything a rehearsal needs, passed in. */
 export interface RehearseOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
   sandbox: Sandbox;
@@ -28,7 +29,7 @@ export interface RehearseOptions {
   /** Per-run time limit. */
   timeoutMs: number;
   cache: RehearsalCache;
-  reporters: readonly Reporter[];
+  reporters: readonly RehearsalReporter[];
   /** Where workspaces are made (a temporary folder). */
   scratchDir: string;
   /** Wall clock, for the report's date. */
@@ -45,10 +46,6 @@ export interface RehearseOptions {
   labTables?: LabTables;
 }
 
-function emit<K extends keyof Reporter>(reporters: readonly Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): void {
-  for (const r of reporters) (r[hook] as ((...a: unknown[]) => void) | undefined)?.call(r, ...args);
-}
-
 /** Rehearse packets: every check of every packet, on a shared pool, with a content-addressed cache. */
 export async function rehearse(options: RehearseOptions): Promise<RehearsalReport> {
   const started = options.now();
@@ -56,7 +53,8 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
   const limit = pLimit(Math.max(1, options.jobs));
   const scratch = await mkdtemp(path.join(options.scratchDir, 'packet-rehearse-'));
   const ids = options.packets.map((p) => p.id);
-  emit(options.reporters, 'onRunStart', { packets: ids, jobs: options.jobs });
+  const reporter = fanOut(options.reporters);
+  reporter.onRunStart?.({ packets: ids, jobs: options.jobs });
   try {
     const reports = await Promise.all(
       options.packets.map(async (packet): Promise<PacketReport> => {
@@ -70,12 +68,12 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
         };
         const cached = await options.cache.get(packet.id, key);
         if (cached) {
-          emit(options.reporters, 'onPacketStart', packet.id);
-          for (const c of cached.checks) emit(options.reporters, 'onCheckEnd', packet.id, c);
-          emit(options.reporters, 'onPacketEnd', cached);
+          reporter.onPacketStart?.(packet.id);
+          for (const c of cached.checks) reporter.onCheckEnd?.(packet.id, c);
+          reporter.onPacketEnd?.(cached);
           return cached;
         }
-        emit(options.reporters, 'onPacketStart', packet.id);
+        reporter.onPacketStart?.(packet.id);
         const report = await rehearsePacket({
           packet,
           packetDir: options.packetDirs.get(packet.id)!,
@@ -83,13 +81,13 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
           limit,
           scratchDir: scratch,
           now: options.now,
-          onCheck: (c) => emit(options.reporters, 'onCheckEnd', packet.id, c),
+          onCheck: (c) => reporter.onCheckEnd?.(packet.id, c),
           ...(options.scripted ? { scripted: options.scripted } : {}),
           ...(options.labTables ? { labTables: options.labTables } : {}),
           date: options.date,
         });
         await options.cache.set(packet.id, key, report);
-        emit(options.reporters, 'onPacketEnd', report);
+        reporter.onPacketEnd?.(report);
         return report;
       }),
     );
@@ -113,7 +111,7 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
         durationMs: Math.round(options.now() - started),
       },
     };
-    emit(options.reporters, 'onRunEnd', report);
+    reporter.onRunEnd?.(report);
     return report;
   } finally {
     await rm(scratch, { recursive: true, force: true });

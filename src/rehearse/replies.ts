@@ -9,7 +9,7 @@ import path from 'node:path';
 import { RehearsalDefects } from '../errors/judge-catalog.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
-import { failureModes, type Packet } from '../packets/packet.ts';
+import { failureModes, type CodePacket } from '../packets/packet.ts';
 import { effectiveBudget } from '../llm/budget.ts';
 import { createModelClient } from '../llm/client.ts';
 import { endpointHost } from '../llm/endpoint.ts';
@@ -42,7 +42,7 @@ export interface ReplyChecksInput {
 }
 
 /** The replies to rehearse: the sample's, then each failure mode's that names one. */
-export function scriptedReplies(packet: Packet): { name: string; mode?: { id: string; title: string } }[] {
+export function scriptedReplies(packet: CodePacket): { name: string; mode?: { id: string; title: string } }[] {
   const out: { name: string; mode?: { id: string; title: string } }[] = [];
   if (packet.trees.replies.includes('sample.md')) out.push({ name: 'sample' });
   for (const mode of failureModes(packet)) {

@@ -2,9 +2,26 @@
  * The rehearsal report as a file: one way to write it (`packet rehearse`, `packet merge-reports`)
  * and one way to read it back (`merge-reports`, `report`), with what is wrong named by file.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { sortKeys } from '../llm/stable-json.ts';
+import type { RehearsalReporter } from './reporter.ts';
 import { REPORT_SCHEMA_VERSION, type RehearsalReport } from './report.ts';
+
+/** Write a file atomically: a temporary file, then a rename. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/** The JSON output of a rehearsal, as a reporter: the final report written whole to `file`, through `redact`. */
+export function jsonReportFile(file: string, redact: (text: string) => string = (t) => t): RehearsalReporter {
+  return {
+    onReport: (report) => writeFileAtomic(file, redact(reportText(report))),
+  };
+}
 
 /** The report as written: two-space JSON, the model runs' keys sorted, a final newline. */
 export function reportText(report: RehearsalReport): string {

@@ -1,38 +1,28 @@
 /**
- * `packet rehearse` as a library call: with the packets loaded and the run environment ready,
- * start the embedded scripted endpoint, rehearse every packet (its scripted replies included),
- * then the live model runs when a model is named, and write the JSON report. The command only
- * parses flags and prints.
+ * A rehearsal on an open run context: with the packets loaded and the sandbox ready, start the
+ * embedded scripted endpoint, rehearse every packet (its scripted replies included), then the
+ * live model runs when a model is named, and write the JSON report. Everything it has to say
+ * goes to its reporter.
  */
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { BudgetLimits } from '../llm/budget.ts';
 import type { FetchLike } from '../llm/client.ts';
-import { createEndpointGate, type GatePause } from '../llm/endpoint-gate.ts';
+import { createEndpointGate } from '../llm/endpoint-gate.ts';
 import type { KitIdentity } from '../kit/identity.ts';
-import type { WaitPlan } from '../llm/retry.ts';
-import { replyStoreFromDirs, startScriptedServer } from '../llm/scripted-server.ts';
-import { redact } from '../llm/stable-json.ts';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
-import type { RunEnvironment } from './environment.ts';
+import type { ReadySandbox, RunContext } from '../runs/context.ts';
+import { systemClock, type RunClock } from '../runs/turn-loop.ts';
 import { runModelRehearsals } from './model-runs.ts';
 import { rehearse } from './rehearse.ts';
-import { reportText } from './report-file.ts';
-import type { Reporter } from './reporter.ts';
-import { exitCodeOf, type ModelRunReport, type RehearsalReport } from './report.ts';
-import { systemClock, type SessionClock } from './session.ts';
+import type { RehearsalReporter } from './reporter.ts';
+import { exitCodeOf, type RehearsalReport } from './report.ts';
 import type { Shard } from './shard.ts';
 
-/** Write a file atomically: a temporary file, then a rename. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
+export { writeFileAtomic } from './report-file.ts';
 
 /** Live model runs on top of the offline rehearsal. */
 export interface LiveModelOptions {
@@ -51,36 +41,30 @@ export interface LiveModelOptions {
   /** The max_tokens each request sends. */
   maxReplyTokens?: number;
   fetch?: FetchLike;
-  clock?: SessionClock;
+  clock?: RunClock;
 }
 
 /** Everything a rehearsal run needs. */
 export interface RunRehearsalOptions {
-  packets: readonly Packet[];
+  packets: readonly CodePacket[];
   /** Absolute path of each packet's folder, by id. */
   packetDirs: ReadonlyMap<string, string>;
-  environment: RunEnvironment;
+  /** The run's context (the scripted endpoint); disposed of by the caller. */
+  ctx: Pick<RunContext, 'scriptedServer'>;
+  /** The sandbox, ready, and its scratch root (workspaces go under it). */
+  sandbox: Pick<ReadySandbox, 'environment' | 'scratchDir'>;
   jobs: number;
   timeoutMs: number;
   cache: RehearsalCache;
-  reporter: Reporter;
+  /** Told of everything; its `onReport` gets the final report (the JSON file is a reporter: `jsonReportFile`). */
+  reporter: RehearsalReporter;
   /** Labs' test tables (cached, shared with the build); default: computed per lab, kept in memory. */
   labTables?: LabTables;
-  /** Parent folder for workspaces. */
-  scratchDir: string;
   /** Receipts of model runs go under it. */
   outDir: string;
-  /** The JSON report, absolute. */
-  reportFile: string;
   cwd: string;
   date: () => Date;
   live?: LiveModelOptions;
-  /** Told about retries of live runs. */
-  onWait?: (packet: string, plan: WaitPlan, retry: number, model: string) => void;
-  /** Told when a rate-limit answer pauses the endpoint for every live run. */
-  onPause?: (pause: GatePause, host: string) => void;
-  /** Told about the live runs' start and end, for the console. */
-  onModels?: (event: { start: { models: string[]; host: string; scripted: boolean; endpointJobs: number } } | { end: ModelRunReport[] }) => void;
   /** The shard of the packets this run covers (already selected), for the report. */
   shard?: Shard;
   /** The kit, as the report names it (default: this kit). */
@@ -89,12 +73,11 @@ export interface RunRehearsalOptions {
 
 /** Rehearse, run the live models, write the report; returns the report and the exit code. */
 export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: RehearsalReport; exitCode: 0 | 1 | 2 }> {
-  const { environment } = o;
+  const { environment, scratchDir } = o.sandbox;
+  const { reporter } = o;
   // The embedded endpoint serves every packet's replies: the reply checks always use it, a
   // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
-  const server = await startScriptedServer({
-    replies: replyStoreFromDirs(new Map(o.packets.map((p) => [p.id, { dir: o.packetDirs.get(p.id)!, replies: p.trees.replies }]))),
-  });
+  const server = await o.ctx.scriptedServer(o.packets.map((p) => ({ id: p.id, dir: o.packetDirs.get(p.id)!, replies: p.trees.replies })));
   let modelScratch: string | undefined;
   try {
     const report = await rehearse({
@@ -106,8 +89,8 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
       jobs: o.jobs,
       timeoutMs: o.timeoutMs,
       cache: o.cache,
-      reporters: [o.reporter],
-      scratchDir: o.scratchDir,
+      reporters: [reporter],
+      scratchDir,
       date: o.date,
       now: () => performance.now(),
       scripted: { url: server.url, outDir: o.outDir, cwd: o.cwd },
@@ -117,12 +100,12 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
     });
     if (o.live) {
       const live = o.live;
-      modelScratch = await mkdtemp(path.join(o.scratchDir, 'packet-model-'));
+      modelScratch = await mkdtemp(path.join(scratchDir, 'packet-model-'));
       const endpoint = live.endpoint ?? { baseURL: server.url, host: new URL(server.url).host, defaultQuery: {} };
       const clock = live.clock ?? systemClock;
       const endpointJobs = Math.max(1, live.endpointJobs ?? 1);
-      const gate = createEndpointGate({ host: endpoint.host, concurrency: endpointJobs, clock, ...(o.onPause ? { onPause: (p: GatePause) => o.onPause!(p, endpoint.host) } : {}) });
-      o.onModels?.({ start: { models: live.models, host: endpoint.host, scripted: !live.endpoint, endpointJobs } });
+      const gate = createEndpointGate({ host: endpoint.host, concurrency: endpointJobs, clock, ...(reporter.onPause ? { onPause: (p) => reporter.onPause!(p, endpoint.host) } : {}) });
+      reporter.onModelsStart?.({ models: live.models, host: endpoint.host, scripted: !live.endpoint, endpointJobs });
       const limit = pLimit(Math.max(1, o.jobs));
       report.live = { endpoint: endpoint.host, models: [...live.models] };
       report.models = await runModelRehearsals({
@@ -146,13 +129,11 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
         clock,
         date: o.date,
         ...(live.fetch ? { fetch: live.fetch } : {}),
-        onRun: (run) => o.reporter.onModelRunEnd?.(run),
-        ...(o.onWait ? { onWait: o.onWait } : {}),
+        reporter,
       });
-      o.onModels?.({ end: report.models });
+      reporter.onModelsEnd?.(report.models);
     }
-    const text = reportText(report);
-    await writeFileAtomic(o.reportFile, o.live?.apiKey ? redact(text, [o.live.apiKey]) : text);
+    await reporter.onReport?.(report);
     return { report, exitCode: exitCodeOf(report) };
   } finally {
     await server.close();

@@ -5,7 +5,7 @@
  * catalog never are, so they cannot reach a request.
  */
 import picomatch from 'picomatch';
-import type { Packet } from '../packets/packet.ts';
+import type { CodePacket } from '../packets/packet.ts';
 import type { ChatMessage } from '../llm/client.ts';
 
 /** The reply format, as the system message states it. */
@@ -23,7 +23,7 @@ export const SYSTEM_MESSAGE = [
 ].join('\n');
 
 /** Starter paths sent as context: the prompt's `context`, else every starter file that is not protected. */
-export function contextPaths(packet: Packet): string[] {
+export function contextPaths(packet: CodePacket): string[] {
   const listed = packet.prompt.data.context;
   if (listed?.length) return listed.filter((p) => packet.trees.starter.includes(p));
   const globs = packet.prompt.data.protected;
@@ -42,7 +42,7 @@ export function fileBlock(p: string, text: string): string {
 }
 
 /** The first turn: system message, then PROMPT.md and the context files. */
-export function firstMessages(packet: Packet, context: ReadonlyMap<string, string>): ChatMessage[] {
+export function firstMessages(packet: CodePacket, context: ReadonlyMap<string, string>): ChatMessage[] {
   const files = [...context].map(([p, t]) => fileBlock(p, t)).join('\n\n');
   const user = `PROMPT.md\n\n${packet.prompt.body.trim()}\n\nThe files you are given (paths relative to the repository root):\n\n${files}\n\nThe tests run with: \`${packet.prompt.data.test}\``;
   return [

@@ -16,41 +16,28 @@
  * Only the final answer is parsed: the client keeps the reasoning apart, and a feedback turn
  * sends the model its answer back without it.
  */
-import { createMeter, type BudgetLimits, type Spent } from '../llm/budget.ts';
-import { describeFailure, type ChatMessage, type Failure, type ModelClient } from '../llm/client.ts';
+import type { BudgetLimits, Spent } from '../llm/budget.ts';
+import { describeFailure, type Failure, type ModelClient } from '../llm/client.ts';
 import type { AttemptGate } from '../llm/endpoint-gate.ts';
 import type { Ledger, LedgerSummary, ReceiptPaths } from '../llm/ledger.ts';
 import { parseReply } from '../llm/reply-parse.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type StopReason, type WaitPlan } from '../llm/retry.ts';
+import type { RetryPolicy, StopReason, WaitPlan } from '../llm/retry.ts';
 import type { Finding } from '../judge/findings.ts';
 import { judgeRun, visibleOutput } from '../judge/judge-run.ts';
 import type { Judgement, JudgeRules, SignalMatch, TestCounts, Verdict as JudgeVerdict } from '../judge/judge.ts';
 import { receiptPaths } from '../judge/receipts.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
+import { createTurnLoop, systemClock, type RunClock } from '../runs/turn-loop.ts';
 import { contextPaths, feedbackMessage, firstMessages } from './session-messages.ts';
 
 /** How a model run ended. */
 export type Verdict = JudgeVerdict | 'GAVE-UP';
 
-/** Clocks, randomness and sleep, injected (tests never wait for real backoff). */
-export interface SessionClock {
-  /** Monotonic ms. */
-  now(): number;
-  /** Wall clock, epoch ms. */
-  nowEpochMs(): number;
-  sleep(ms: number): Promise<void>;
-  /** [0, 1). */
-  random(): number;
-}
+/** Clocks, randomness and sleep, injected (the run layer's clock). */
+export type SessionClock = RunClock;
 
-/** The real clocks. */
-export const systemClock: SessionClock = {
-  now: () => performance.now(),
-  nowEpochMs: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: () => Math.random(),
-};
+export { systemClock };
 
 /** What a run needs. */
 export interface SessionOptions {
@@ -142,19 +129,6 @@ export interface SessionResult {
   receipts: ReceiptPaths;
 }
 
-function capLimit(limits: BudgetLimits, reason: StopReason): number {
-  switch (reason) {
-    case 'model-calls':
-      return limits.modelCalls;
-    case 'tokens':
-      return limits.tokens;
-    case 'wall-clock':
-      return limits.wallSeconds;
-    case 'identical-errors':
-      return limits.identicalErrors;
-  }
-}
-
 /** The kinds of evidence that caught an answer, in the report's words. */
 export function caughtByOf(findings: readonly Finding[]): CaughtBy[] {
   const names = findings.map((f) => (f.kind === 'tests' ? 'visible-tests' : f.kind));
@@ -205,12 +179,23 @@ async function judgeFiles(o: SessionOptions, files: ReadonlyMap<string, string>,
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const { clock } = o;
   const packet = o.files.packet;
-  const meter = createMeter(o.limits, clock.now);
+  const loop = createTurnLoop({
+    client: o.client,
+    model: o.model,
+    limits: o.limits,
+    ledger: o.ledger,
+    clock,
+    feedbackTurns: o.feedbackTurns,
+    ...(o.policy ? { policy: o.policy } : {}),
+    ...(o.onWait ? { onWait: o.onWait } : {}),
+    ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
+    ...(o.gate ? { gate: o.gate } : {}),
+  });
+  const { meter } = loop;
   const starter = new Map<string, string>();
   for (const [p, bytes] of o.files.starter) if (!bytes.includes(0)) starter.set(p, bytes.toString('utf8'));
   const context = new Map(contextPaths(packet).filter((p) => starter.has(p)).map((p) => [p, starter.get(p)!] as [string, string]));
   const base = firstMessages(packet, context);
-  let messages: ChatMessage[] = base;
   const current = new Map(starter);
   const files = new Map<string, string>();
   const deleted = new Set<string>();
@@ -242,68 +227,49 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     };
   };
 
-  for (let turn = 1; turn <= 1 + Math.max(0, o.feedbackTurns); turn++) {
-    const call = await o.client.complete(messages, {
-      model: o.model,
-      turn,
-      meter,
-      ledger: o.ledger,
-      policy: o.policy ?? DEFAULT_RETRY_POLICY,
-      random: clock.random,
-      sleep: clock.sleep,
-      nowEpochMs: clock.nowEpochMs,
-      now: clock.now,
-      ...(o.onWait ? { onWait: o.onWait } : {}),
-      ...(o.maxReplyTokens ? { maxReplyTokens: o.maxReplyTokens } : {}),
-      ...(o.gate ? { gate: o.gate } : {}),
-    });
+  const outcome = await loop.run<SessionResult>(base, async (call, turn, more) => {
     if (call.stop) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: `stopped: ${call.stop.detail}` });
-      const spent = meter.spent();
-      const estimate = call.stop.estimate ? { estimate: call.stop.estimate } : {};
-      await o.ledger.giveUp({ reason: call.stop.reason, detail: call.stop.detail, limit: capLimit(o.limits, call.stop.reason), spent, ...estimate, ts: new Date(clock.nowEpochMs()).toISOString() });
       const failure = call.failure ? { failure: call.failure } : {};
       if (!last) {
         // No attempt failed: the budget alone stopped the run before any answer (a budget too small, not an endpoint down).
-        const budgetOnly = !call.failure && !o.ledger.lines.some((l) => l.error && l.error !== 'missing-usage');
-        return finish({
+        const budgetOnly = call.stopped?.budgetOnly ?? false;
+        return { done: await finish({
           verdict: 'INCONCLUSIVE',
           inconclusiveCause: budgetOnly ? 'budget' : 'endpoint',
           reason: `no answer could be judged: ${call.stop.detail}${call.failure ? `; the last attempt ended ${describeFailure(call.failure)}` : ''}`,
           stop: call.stop,
           ...failure,
-        });
+        }) };
       }
-      return finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last, ...failure });
+      return { done: await finish({ verdict: 'GAVE-UP', reason: `${call.stop.detail}; the last answer was ${last.verdict}`, stop: call.stop, evaluation: last, ...failure }) };
     }
     if (call.output === null) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: 'no answer' });
       const why = `the endpoint gave no usable answer: ${call.detail ?? call.error ?? 'unknown error'}`;
       const failure = call.failure ? { failure: call.failure } : {};
       // An answer was already judged (and was not a pass): that verdict stands.
-      if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last, ...failure });
-      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why, ...failure });
+      if (last) return { done: await finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); then ${why}`, evaluation: last, ...failure }) };
+      return { done: await finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'endpoint', reason: why, ...failure }) };
     }
     const parsed = parseReply(call.output, current);
-    const more = turn <= o.feedbackTurns;
     const kept = call.reasoning ? { reasoning: call.reasoning } : {};
     if (!parsed.ok) {
       turns.push({ turn, calls: call.attempts, error: call.error, reply: `rejected: ${parsed.reason}`, ...kept });
       stall = lastKey === 'rejected' ? stall + 1 : 0;
       lastKey = 'rejected';
       if (!more || stall >= o.stallCalls) {
-        if (last) return finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); the next reply could not be applied: ${parsed.reason}`, evaluation: last });
+        if (last) return { done: await finish({ verdict: last.verdict, reason: `${describeCatch(last)} (${last.summary}); the next reply could not be applied: ${parsed.reason}`, evaluation: last }) };
         if (parsed.noCode) {
-          return finish({
+          return { done: await finish({
             verdict: 'INCONCLUSIVE',
             inconclusiveCause: 'no-code',
             reason: `the model answered without code (${parsed.reason}); the endpoint is up, the answer holds nothing to judge`,
-          });
+          }) };
         }
-        return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${parsed.reason}` });
+        return { done: await finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${parsed.reason}` }) };
       }
-      messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ rejected: parsed.reason }) }];
-      continue;
+      return { next: [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ rejected: parsed.reason }) }] };
     }
     for (const [p, t] of parsed.files) {
       files.set(p, t);
@@ -327,29 +293,29 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       ...(parsed.notes.length ? { notes: parsed.notes } : {}),
     });
     if (evaluation.rejected) {
-      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${evaluation.rejected}`, evaluation });
+      return { done: await finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: `the reply could not be applied: ${evaluation.rejected}`, evaluation }) };
     }
     if (evaluation.verdict === 'INCONCLUSIVE') {
-      return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'sandbox', reason: evaluation.judgement?.findings.find((f) => f.kind === 'infra')?.message ?? evaluation.summary, evaluation });
+      return { done: await finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'sandbox', reason: evaluation.judgement?.findings.find((f) => f.kind === 'infra')?.message ?? evaluation.summary, evaluation }) };
     }
     last = evaluation;
     if (evaluation.verdict === 'PASS') {
-      return finish({
+      return { done: await finish({
         verdict: 'PASS',
         reason: `the judge found nothing: every expected test ran and passed (${evaluation.summary}), nothing forged, the contract kept, every deliverable there, no signal; on answer ${turn}`,
         evaluation,
         possibleLeak: turn === 1,
-      });
+      }) };
     }
     if (evaluation.verdict === 'FALSE-GREEN') {
-      return finish({ verdict: 'FALSE-GREEN', reason: `the visible tests are green but ${describeCatch(evaluation)} (${evaluation.summary})`, evaluation });
+      return { done: await finish({ verdict: 'FALSE-GREEN', reason: `the visible tests are green but ${describeCatch(evaluation)} (${evaluation.summary})`, evaluation }) };
     }
     // CAUGHT: feed the visible failures back while turns and answers that change something remain.
     stall = lastKey === evaluation.resultKey ? stall + 1 : 0;
     lastKey = evaluation.resultKey;
     if (!more || stall >= o.stallCalls) {
       const why = !more ? '' : `; stopped after ${stall} answer${stall === 1 ? '' : 's'} that changed no result`;
-      return finish({ verdict: 'CAUGHT', reason: `${describeCatch(evaluation)} (${evaluation.summary})${why}`, evaluation });
+      return { done: await finish({ verdict: 'CAUGHT', reason: `${describeCatch(evaluation)} (${evaluation.summary})${why}`, evaluation }) };
     }
     const output = await visibleOutput({
       files: o.files,
@@ -360,10 +326,10 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       now: clock.now,
       ...(o.schedule ? { schedule: o.schedule } : {}),
     });
-    messages = [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: output }) }];
-  }
-  // Not reached: every path through the last turn returns.
-  return finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the run ended without a verdict' });
+    return { next: [...base, { role: 'assistant', content: call.output }, { role: 'user', content: feedbackMessage({ tests: output }) }] };
+  });
+  // Not reached: every path through the last turn is done.
+  return outcome ?? finish({ verdict: 'INCONCLUSIVE', inconclusiveCause: 'reply', reason: 'the run ended without a verdict' });
 }
 
 /** What caught a wrong answer, in words: the codes and messages of the judge's findings. */

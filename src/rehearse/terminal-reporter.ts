@@ -1,10 +1,59 @@
+import path from 'node:path';
 import pc from 'picocolors';
-import type { Reporter } from './reporter.ts';
+import { diagnose } from '../errors/catalog.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { ModelErrors } from '../errors/model-catalog.ts';
+import { classInfo } from '../llm/error-class.ts';
+import { messagesTo } from '../runs/reporter.ts';
+import type { RehearsalReporter } from './reporter.ts';
 import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from './report.ts';
 
-/** Live progress on a terminal (one line per packet, rewritten), a plain log otherwise, and a summary in words. */
-export function terminalReporter(out: (text: string) => void, options: { tty: boolean; color: boolean }): Reporter {
+/** Where the terminal reporter writes, and how. */
+export interface TerminalReporterOptions {
+  /** The output stream (already redacted). */
+  out(text: string): void;
+  /** The error stream (already redacted): notes, diagnostics. */
+  err(text: string): void;
+  tty: boolean;
+  color: boolean;
+  /** Paths printed are relative to it. */
+  cwd: string;
+  /** The packets' diagnostics as the CLI prints them. */
+  list(diagnostics: readonly Diagnostic[]): string;
+}
+
+/** The coded diagnostics of the live runs' end: each inconclusive run, failed endpoint and substituted model. */
+function modelRunDiagnostics(runs: readonly ModelRunReport[]): Diagnostic[] {
+  const list: Diagnostic[] = [];
+  for (const m of runs) {
+    if (m.verdict === 'INCONCLUSIVE') {
+      const tooSmall = m.inconclusiveCause === 'budget';
+      list.push(
+        tooSmall
+          ? diagnose(ModelErrors.TokenBudgetTooSmall, { file: m.packet }, { packet: m.packet, detail: m.reason.replace(/^no answer could be judged: /, '') })
+          : diagnose(ModelErrors.ModelRunInconclusive, { file: m.packet }, { packet: m.packet, reason: m.reason }),
+      );
+    }
+    if (m.failure) {
+      const f = m.failure;
+      const server = f.status !== null ? `The server answered HTTP ${f.status}${f.message ? `: "${f.message}".` : '.'}` : `No response arrived${f.message ? ` (${f.message})` : ''}.`;
+      list.push(diagnose(ModelErrors.EndpointFailed, { file: m.packet }, { packet: m.packet, error: f.error, meaning: classInfo(f.error).meaning, server, fix: f.hint }));
+    }
+    for (const served of m.servedModels ?? []) list.push(diagnose(ModelErrors.ServedModelDiffers, { file: m.packet }, { packet: m.packet, asked: m.model, served }));
+  }
+  return list;
+}
+
+/**
+ * Live progress on a terminal (one line per packet, rewritten), a plain log otherwise, and a
+ * summary in words; the live runs' start, waits, pauses and verdicts; notes and diagnostics on
+ * the error stream.
+ */
+export function terminalReporter(options: TerminalReporterOptions): RehearsalReporter {
+  const { out } = options;
+  const messages = messagesTo(options.err, options.list);
   const c = options.color ? pc : pc.createColors(false);
+  let models = 0;
   const done = new Map<string, number>();
   let total = 0;
   let finished = 0;
@@ -14,6 +63,10 @@ export function terminalReporter(out: (text: string) => void, options: { tty: bo
   };
   const mark = (check: CheckResult) => (check.inconclusive ? c.yellow('?') : check.ok ? c.green('ok') : c.red('DEFECT'));
   return {
+    ...messages,
+    onShard(shard, selected, all) {
+      out(`shard ${shard.index}/${shard.count}: ${selected} of ${all} packet${all === 1 ? '' : 's'}\n`);
+    },
     onRunStart(plan) {
       total = plan.packets.length;
       if (!options.tty) out(`rehearsing ${total} packet${total === 1 ? '' : 's'} on ${plan.jobs} worker${plan.jobs === 1 ? '' : 's'}\n`);
@@ -34,6 +87,25 @@ export function terminalReporter(out: (text: string) => void, options: { tty: bo
         out(`  ${mark(check)} ${check.id}: ${check.code ? `${check.code} ` : ''}${check.defect ?? check.actual}\n`);
         if (check.hint) out(`    hint: ${check.hint}\n`);
       }
+    },
+    onModelsStart(s) {
+      models = s.models.length;
+      out(`\nmodel${s.models.length === 1 ? '' : 's'} ${s.models.join(', ')} at ${s.host}${s.scripted ? ' (the embedded scripted endpoint)' : ''}, ${s.endpointJobs} call${s.endpointJobs === 1 ? '' : 's'} at a time\n`);
+    },
+    onWait(packet, plan, retry, model) {
+      out(`  ${packet}${models > 1 ? ` with ${model}` : ''}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`);
+    },
+    onPause(pause, host) {
+      out(`  endpoint ${host}: every run waits ${(pause.ms / 1000).toFixed(1)} s (a rate limit: ${pause.from})\n`);
+    },
+    onModelsEnd(runs) {
+      const by = new Map<string, number>();
+      for (const m of runs) by.set(m.verdict, (by.get(m.verdict) ?? 0) + 1);
+      out(`models: ${runs.length} run${runs.length === 1 ? '' : 's'}: ${[...by].map(([v, k]) => `${k} ${v}`).join(', ')}\n`);
+      for (const d of modelRunDiagnostics(runs)) messages.onDiagnostic(d);
+    },
+    onReportWritten(file, format = 'json') {
+      out(`${format === 'junit' ? 'junit' : 'report'}: ${path.relative(options.cwd, file)}\n`);
     },
     onModelRunEnd(run: ModelRunReport) {
       const colour = run.verdict === 'INCONCLUSIVE' ? c.yellow : run.verdict === 'PASS' || run.verdict === 'CAUGHT' ? c.green : run.verdict === 'GAVE-UP' ? c.cyan : c.red;

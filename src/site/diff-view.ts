@@ -4,7 +4,7 @@
  * worked out from the region before and after; a drill's diff is shown as written.
  */
 import { diffLines } from 'diff';
-import { diffLines as drillDiffLines } from '../packets/drill-checks.ts';
+import { diffLines as drillDiffLines } from '../packets/diff-lines.ts';
 
 /** One shown line. */
 export interface ShownLine {

@@ -5,6 +5,7 @@
  */
 import type { DrillVerdict } from '../packets/schema/assistant.ts';
 import { DRILL_SHEET_KIND, readDrillSheet, SHEET_SCHEMA_VERSION, sheetFileName, type DrillAnswerSheet } from '../labs/sheets.ts';
+import { downloadJson } from './download-json.ts';
 
 /** What the page hands its script. */
 export interface DrillPageData {
@@ -74,14 +75,7 @@ export function mountDrill(root: HTMLElement): void {
       return;
     }
     const name = sheetFileName(s);
-    const url = URL.createObjectURL(new Blob([`${JSON.stringify(s, null, 2)}\n`], { type: 'application/json' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadJson(name, s);
     say(`Exported ${name} (version ${data.version}, digest ${data.digest.slice(0, 12)}).`, 'ok');
   });
   q<HTMLButtonElement>('[data-reset]').addEventListener('click', () => {

@@ -13,6 +13,7 @@ import { composeLab, stateOfText, variantOf, type ComposeFile, type ComposeSugge
 import { runView, type PageState } from '../labs/run-view.ts';
 import { LAB_SHEET_KIND, missingReasons, PLAN_FIELDS, readLabSheet, SHEET_SCHEMA_VERSION, sheetFileName, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import { LAB_TABLE_KIND, type CandidateTable } from '../labs/table.ts';
+import { downloadJson } from './download-json.ts';
 
 /** What the page hands its script (no key: the candidate's view only). */
 export interface LabPageData {
@@ -266,12 +267,7 @@ export function mountLab(root: HTMLElement): void {
       return;
     }
     const name = sheetFileName(s);
-    const url = URL.createObjectURL(new Blob([`${JSON.stringify(s, null, 2)}\n`], { type: 'application/json' }));
-    const link = el('a', undefined, { href: url, download: name });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadJson(name, s);
     say(`Exported ${name} (version ${data.version}, digest ${data.digest.slice(0, 12)}).`, 'ok');
   });
   q<HTMLButtonElement>('[data-reset]')!.addEventListener('click', () => {

@@ -16,3 +16,13 @@ export function dropLeadingHeading(html: string, text: string): string {
 export function shiftHeadings(html: string, by: number): string {
   return html.replace(/<(\/?)h([1-6])(?=[\s>])/g, (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + by)}`);
 }
+
+/**
+ * A rendered prompt nested under the page's "The prompt" (or "The brief", an `<h2>`): its own title
+ * heading is left out when it repeats the page's title, and its sections then move up one level,
+ * so the outline has no gap.
+ */
+export function nestedPrompt(html: string, title: string): string {
+  const body = dropLeadingHeading(html, title);
+  return shiftHeadings(body, body === html ? 2 : 1);
+}

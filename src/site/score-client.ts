@@ -9,6 +9,7 @@ import { runView, type PageState } from '../labs/run-view.ts';
 import { autoScores, type LabEvidence } from '../labs/score.ts';
 import { PLAN_FIELDS, readDrillKey, readDrillSheet, readLabKey, readLabSheet, type DrillAnswerSheet, type DrillKeyFile, type LabAnswerSheet } from '../labs/sheets.ts';
 import type { ReviewerKey } from '../labs/table.ts';
+import type { ScoringCard } from './scored-sheet.ts';
 
 /** A rubric row as the pre-fill needs it. */
 interface Row {
@@ -33,6 +34,11 @@ export interface DrillScoringData {
   digest: string;
   rows: Row[];
   diffs: { id: string; title: string }[];
+}
+
+/** What every kind's scoring page hands its script: the packet version and the rubric's rows. */
+export function scoringDataOf(card: ScoringCard): Pick<LabScoringData & DrillScoringData, 'id' | 'version' | 'digest' | 'rows'> {
+  return { id: card.id, version: card.version, digest: card.digest, rows: card.rubric.rows.map((r) => ({ id: r.id, max: r.max, ...(r.auto ? { auto: r.auto } : {}) })) };
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] {

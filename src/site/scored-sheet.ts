@@ -1,5 +1,5 @@
-import { decide, type Decision, type RowScores } from '../grade/score.ts';
-import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from '../grade/scorecard-format.ts';
+import { decide, type Decision, type RowScores } from '../judge/score.ts';
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 
 /**
@@ -23,6 +23,12 @@ export interface ScoringCard {
   digest: string;
   /** The rubric's rows, hire bar and vetoes. */
   rubric: Pick<RubricFrontmatter, 'rows' | 'hireBar' | 'vetoes'>;
+}
+
+/** The card of a packet as a content collection holds it (a take-home, a lab or a drill). */
+export function scoringCardOf(packet: { id: string; digest: string; prompt: { version: string }; rubric: ScoringCard['rubric'] }): ScoringCard {
+  const { rows, hireBar, vetoes } = packet.rubric;
+  return { id: packet.id, version: packet.prompt.version, digest: packet.digest, rubric: { rows, hireBar, vetoes } };
 }
 
 /** A scored sheet, as exported. */

@@ -90,6 +90,14 @@ describe('packet build', () => {
     expect((await readFile(path.join(t.root, 'dist/zips', p.zip))).equals(firstZip)).toBe(true);
   });
 
+  it('builds a folder without drills without an Astro warning (an empty collection is not read)', async () => {
+    expect(await readdir(t.packets)).toEqual(['healthy']);
+    const r = await build('--skip-rehearse');
+    expect(r.code, r.stderr).toBe(0);
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/\[WARN\]|does not exist or is empty/);
+    expect(existsSync(path.join(t.root, 'dist/drills'))).toBe(false);
+  });
+
   it('builds another site root late, with the manifest already written', async () => {
     // Another spelling of the kit's own folder: a site root that is not the kit's is not assumed to wait for the manifest.
     const r = await build('--skip-rehearse', '--site-root', KIT_ROOT.replace(/\/+$/, ''));
@@ -193,5 +201,24 @@ describe('packet build', () => {
     expect(r.stdout).toMatch(/restored \.dist-old-4194305 as dist/);
     expect(await snapshot(path.join(t.root, 'dist'))).toEqual(before); // ...but the old site is back
     expect(await leftovers(t.root)).toEqual([]);
+  });
+});
+
+describe('packet build of a folder of drills only', () => {
+  let t: TempPackets;
+  beforeAll(async () => {
+    t = await tempPackets();
+    await t.add('drill-fixture', {}, 'drill');
+  });
+  afterAll(() => t.dispose());
+
+  it('builds the drill pages and an empty catalog of packets without an Astro warning', async () => {
+    const io = memoryIo(t.root, { env: process.env });
+    const code = await runCli(['build', '--skip-rehearse'], io);
+    expect(code, io.stderr).toBe(0);
+    expect(`${io.stdout}${io.stderr}`).not.toMatch(/\[WARN\]|does not exist or is empty/);
+    expect(existsSync(path.join(t.root, 'dist/drills/drill-fixture/score/index.html'))).toBe(true);
+    expect(existsSync(path.join(t.root, 'dist/packets'))).toBe(false);
+    expect(await readFile(path.join(t.root, 'dist/index.html'), 'utf8')).toContain('data-card="drill-fixture"');
   });
 });

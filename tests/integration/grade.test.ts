@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import type { GradeSummary } from '../../src/grade/grade.ts';
-import type { Scorecard } from '../../src/grade/scorecard.ts';
+import type { Scorecard } from '../../src/judge/scorecard.ts';
 import { codeDigest } from '../../src/judge/receipts.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import { createInterpreterResolver } from '../../src/sandbox/interpreters.ts';

@@ -41,8 +41,9 @@ import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import type { CodePacket } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(root, 'tests/fixtures/attacks2');
@@ -50,7 +51,7 @@ const fixtures = path.join(root, 'tests/fixtures/attacks2');
 let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
-const packets = new Map<string, { packet: Packet; dir: string; files: PacketFiles }>();
+const packets = new Map<string, { packet: CodePacket; dir: string; files: PacketFiles }>();
 
 interface Attack {
   name: string;
@@ -110,7 +111,7 @@ const outcomes = new Map<string, Outcome>();
 
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
-  for (const p of loaded.packets) {
+  for (const p of codePackets(loaded.packets)) {
     if (p.id !== 'fetch-retry-ticket') continue;
     const source = loaded.sources.find((s) => s.id === p.id)!;
     const dir = path.join(root, 'packets', source.folder);

@@ -33,8 +33,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import type { CodePacket } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import type { HarnessRecord } from '../../src/judge/harness/record.ts';
 import { harnessWorkspaces } from '../support/harness-workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
@@ -141,7 +142,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
-let shipped: { packet: Packet; dir: string; files: PacketFiles };
+let shipped: { packet: CodePacket; dir: string; files: PacketFiles };
 
 async function submission(forge: string[]): Promise<Record<string, string>> {
   const { packet, dir } = shipped;
@@ -162,7 +163,7 @@ const judgedOutcomes = new Map<string, Outcome>();
 
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
-  const p = loaded.packets.find((x) => x.id === 'fetch-retry-ticket')!;
+  const p = codePackets(loaded.packets).find((x) => x.id === 'fetch-retry-ticket')!;
   const source = loaded.sources.find((s) => s.id === p.id)!;
   const dir = path.join(root, 'packets', source.folder);
   shipped = { packet: p, dir, files: await loadPacketFiles(p, dir) };

@@ -75,8 +75,9 @@ import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import type { CodePacket } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(root, 'tests/fixtures/attacks');
@@ -84,7 +85,7 @@ const fixtures = path.join(root, 'tests/fixtures/attacks');
 let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
-const packets = new Map<string, { packet: Packet; dir: string; files: PacketFiles }>();
+const packets = new Map<string, { packet: CodePacket; dir: string; files: PacketFiles }>();
 
 /** How an attack's files are made: a base overlay, text dodges, forger fixtures appended to one file. */
 interface Attack {
@@ -230,7 +231,7 @@ const takehomes: string[] = [];
 
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
-  for (const p of loaded.packets) {
+  for (const p of codePackets(loaded.packets)) {
     const source = loaded.sources.find((s) => s.id === p.id)!;
     const dir = path.join(root, 'packets', source.folder);
     packets.set(p.id, { packet: p, dir, files: await loadPacketFiles(p, dir) });

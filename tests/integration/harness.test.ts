@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HARNESS_COMMAND, harnessInputs, harnessManifest, harnessSources, RECORD_LIMIT_BYTES, runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
+import { HARNESS_COMMAND, harnessInputs, harnessSources } from '../../src/judge/harness/bootstrap.ts';
+import { harnessManifest, RECORD_LIMIT_BYTES, runHarness } from '../../src/judge/harness/run.ts';
+import type { HarnessPlan } from '../../src/judge/runners/runner.ts';
 import { harnessKey, readRecord, type HarnessRecord } from '../../src/judge/harness/record.ts';
 import { harnessWorkspaces } from '../support/harness-workspace.ts';
 import { useSandbox } from '../support/sandbox-harness.ts';

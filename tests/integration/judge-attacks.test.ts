@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeRun, type JudgedRun } from '../../src/judge/judge-run.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
 /**
@@ -39,9 +40,9 @@ beforeAll(async () => {
     'import unittest\n\nfrom src.duration import parse_duration\n\n\nclass TestExpected(unittest.TestCase):\n    def test_two_minutes(self):\n        from src.expected import TWO_MINUTES\n        self.assertEqual(parse_duration("2m"), TWO_MINUTES)\n',
   );
   const loaded = await loadPackets({ packetsDir: t.packets, cwd: t.root });
-  if (loaded.packets.length !== 2) throw new Error(JSON.stringify(loaded.diagnostics));
-  files = await loadPacketFiles(loaded.packets.find((p) => p.id === 'attack')!, path.join(t.packets, 'attack'));
-  nested = await loadPacketFiles(loaded.packets.find((p) => p.id === 'nested')!, path.join(t.packets, 'nested'));
+  if (codePackets(loaded.packets).length !== 2) throw new Error(JSON.stringify(loaded.diagnostics));
+  files = await loadPacketFiles(codePackets(loaded.packets).find((p) => p.id === 'attack')!, path.join(t.packets, 'attack'));
+  nested = await loadPacketFiles(codePackets(loaded.packets).find((p) => p.id === 'nested')!, path.join(t.packets, 'nested'));
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
   env = prepared.environment;

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../src/llm/scripted-server.ts';
 import { systemClock } from '../../src/rehearse/session.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import { failureModes, type Packet } from '../../src/packets/packet.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import { failureModes, type CodePacket } from '../../src/packets/packet.ts';
 import { noCache } from '../../src/rehearse/cache.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { runModelRehearsals } from '../../src/rehearse/model-runs.ts';
 import { rehearse } from '../../src/rehearse/rehearse.ts';
 import type { ModelRunReport, RehearsalReport } from '../../src/rehearse/report.ts';
@@ -24,7 +25,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 let env: RunEnvironment;
 let server: ScriptedServer;
 let scratch: string;
-let packets: Packet[];
+let packets: CodePacket[];
 let dirs: Map<string, string>;
 let report: RehearsalReport;
 let feedbackRuns: ModelRunReport[];
@@ -38,7 +39,7 @@ async function texts(dir: string, tree: string, files: readonly string[]): Promi
 }
 
 /** Secret lines of a packet that no public file (starter/, prompt.mdx) also holds, at least 16 characters long. */
-async function canaryLines(p: Packet, allowed: readonly string[] = []): Promise<Set<string>> {
+async function canaryLines(p: CodePacket, allowed: readonly string[] = []): Promise<Set<string>> {
   const dir = dirs.get(p.id)!;
   const secret = [
     ...(await texts(dir, 'sample', p.trees.sample)),
@@ -56,7 +57,7 @@ async function canaryLines(p: Packet, allowed: readonly string[] = []): Promise<
 }
 
 /** The first failure mode's reply whose answer the visible tests reject (so a feedback turn follows). */
-function firstFailureReply(p: Packet): string {
+function firstFailureReply(p: CodePacket): string {
   const names = failureModes(p).filter((m) => m.reply).map((m) => m.reply!.replace(/^replies\//, '').replace(/\.md$/, ''));
   const caught = report.packets.find((x) => x.id === p.id)!.checks.filter((c) => c.kind === 'reply' && c.model?.verdict === 'CAUGHT' && c.model.caughtBy.includes('visible-tests'));
   return names.find((n) => caught.some((c) => c.id === `reply:${n}`)) ?? names[0]!;
@@ -75,7 +76,7 @@ function leaks(body: string, canary: ReadonlySet<string>): string[] {
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
   // Scripted replies and their model runs belong to take-homes; a lab's assistant is scripted on its page.
-  packets = loaded.packets.filter((p) => p.prompt.data.kind === 'takehome');
+  packets = codePackets(loaded.packets).filter((p) => p.prompt.data.kind === 'takehome');
   dirs = new Map(loaded.sources.map((s) => [s.id, path.join(root, 'packets', s.folder)]));
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);

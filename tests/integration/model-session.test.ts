@@ -9,8 +9,9 @@ import { replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '..
 import { runSession, type SessionResult } from '../../src/rehearse/session.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { loadPackets } from '../../src/packets/load.ts';
-import type { Packet } from '../../src/packets/packet.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import type { CodePacket } from '../../src/packets/packet.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
 /**
@@ -18,10 +19,10 @@ import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
  * a few written here, the kit's client calls it, the reply is applied and judged in bubblewrap.
  */
 let t: TempPackets;
-let packet: Packet;
+let packet: CodePacket;
 let packetDir: string;
 let files: PacketFiles;
-let flood: Packet;
+let flood: CodePacket;
 let floodFiles: PacketFiles;
 let floodDir: string;
 let env: RunEnvironment;
@@ -46,8 +47,8 @@ beforeAll(async () => {
     ['import unittest', '', '', 'class TestFlood(unittest.TestCase):', '    def test_prints_a_lot(self):', '        for i in range(28):', '            print(f"debug {i}: " + ("state=pending value=%d " % (i * 7919 % 10007)) * 100)', ''].join('\n'),
   );
   const loaded = await loadPackets({ packetsDir: t.packets, cwd: t.root });
-  packet = loaded.packets.find((p) => p.id === 'scaffold')!;
-  flood = loaded.packets.find((p) => p.id === 'flood')!;
+  packet = codePackets(loaded.packets).find((p) => p.id === 'scaffold')!;
+  flood = codePackets(loaded.packets).find((p) => p.id === 'flood')!;
   files = await loadPacketFiles(packet, packetDir);
   floodFiles = await loadPacketFiles(flood, floodDir);
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
@@ -96,7 +97,7 @@ afterAll(async () => {
 
 async function session(
   reply: string,
-  options: { feedbackTurns?: number; stallCalls?: number; modelCalls?: number; out?: boolean; model?: string; packet?: Packet; expectedRan?: number; maxReplyTokens?: number } = {},
+  options: { feedbackTurns?: number; stallCalls?: number; modelCalls?: number; out?: boolean; model?: string; packet?: CodePacket; expectedRan?: number; maxReplyTokens?: number } = {},
 ) {
   const p = options.packet ?? packet;
   const model = options.model ?? `scripted:${p.id}/${reply}`;

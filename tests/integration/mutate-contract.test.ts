@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractBreak, readContracts, type ContractReading } from '../../src/mutate/contract.ts';
-import { prepareRunEnvironment, type RunEnvironment } from '../../src/rehearse/environment.ts';
+import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 
 /**
  * The contract a mutant must keep, read by Python's own parser in the sandbox: what each test

@@ -11,12 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox-harness.ts';
-import {
-  removeStaleScratch,
-  SCRATCH_MARKER,
-  type PythonInterpreter,
-  type Sandbox,
-} from '../../src/sandbox/index.ts';
+import type { PythonInterpreter } from '../../src/sandbox/interpreters.ts';
+import { removeStaleScratch, SCRATCH_MARKER } from '../../src/sandbox/scratch.ts';
+import type { Sandbox } from '../../src/sandbox/types.ts';
 
 const SCRATCH_OWNER = fileURLToPath(new URL('../fixtures/sandbox/scratch-owner.ts', import.meta.url));
 const sandbox = useSandbox('packet-kit-caps-test', 20_000);

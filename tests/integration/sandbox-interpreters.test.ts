@@ -2,12 +2,8 @@ import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createBubblewrapSandbox,
-  createInterpreterResolver,
-  type InterpreterContext,
-  type ProbeOutput,
-} from '../../src/sandbox/index.ts';
+import { createBubblewrapSandbox } from '../../src/sandbox/bubblewrap.ts';
+import { createInterpreterResolver, type InterpreterContext, type ProbeOutput } from '../../src/sandbox/interpreters.ts';
 
 const scratch: string[] = [];
 afterAll(() => {

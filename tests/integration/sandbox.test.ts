@@ -7,22 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox-harness.ts';
-import {
-  BUBBLEWRAP_LINK_DIRS,
-  BUBBLEWRAP_WORKSPACE,
-  buildSeccompFilter,
-  createBubblewrapSandbox,
-  DEFAULT_SECCOMP_CACHE_DIR,
-  createSandbox,
-  createUnconfinedSandbox,
-  DEFAULT_HOST_IDS,
-  findExecutable,
-  probeBubblewrap,
-  selfTest,
-  type PythonInterpreter,
-  type Sandbox,
-  type SelfTestReport,
-} from '../../src/sandbox/index.ts';
+import { BUBBLEWRAP_LINK_DIRS, BUBBLEWRAP_WORKSPACE, createBubblewrapSandbox, probeBubblewrap } from '../../src/sandbox/bubblewrap.ts';
+import { createSandbox, DEFAULT_SECCOMP_CACHE_DIR } from '../../src/sandbox/create.ts';
+import { DEFAULT_HOST_IDS } from '../../src/sandbox/host-user.ts';
+import { findExecutable, type PythonInterpreter } from '../../src/sandbox/interpreters.ts';
+import { buildSeccompFilter } from '../../src/sandbox/seccomp.ts';
+import { selfTest, type SelfTestReport } from '../../src/sandbox/self-test.ts';
+import type { Sandbox } from '../../src/sandbox/types.ts';
+import { createUnconfinedSandbox } from '../../src/sandbox/unconfined.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/sandbox/', import.meta.url));
 const sandbox = useSandbox('packet-kit-sandbox-test', 10_000);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { runHarness, type HarnessPlan } from '../../src/judge/harness/run.ts';
+import { runHarness } from '../../src/judge/harness/run.ts';
+import type { HarnessPlan } from '../../src/judge/runners/runner.ts';
 import type { HarnessRecord } from '../../src/judge/harness/record.ts';
 import type { SandboxHarness } from './sandbox-harness.ts';
 

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createInterpreterResolver, createSandbox, type PythonInterpreter, type RunSpec, type Sandbox, type SelfTestReport } from '../../src/sandbox/index.ts';
+import { createSandbox } from '../../src/sandbox/create.ts';
+import { createInterpreterResolver, type PythonInterpreter } from '../../src/sandbox/interpreters.ts';
+import type { SelfTestReport } from '../../src/sandbox/self-test.ts';
+import type { RunSpec, Sandbox } from '../../src/sandbox/types.ts';
 
 /** What a sandbox test file shares: the real Python, one bubblewrap sandbox with its self-test, and work directories removed after the file. */
 export interface SandboxHarness {

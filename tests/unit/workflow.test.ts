@@ -99,7 +99,7 @@ describe('the rehearsal workflow', () => {
     const changed = mutation.steps.find((s) => s.id === 'changed')!;
     // The paths that start the run, read from the step's own grep -E pattern.
     const pattern = new RegExp(/grep -qE '([^']+)'/.exec(changed.run!)![1]!);
-    for (const p of ['src/judge/judge.ts', 'src/grade/score.ts', 'src/llm/budget.ts', 'tests/unit/judge/judge.test.ts', 'stryker.config.mjs', 'vitest.mutation.config.ts', 'reports/stryker-incremental.json']) {
+    for (const p of ['src/judge/judge.ts', 'src/judge/score.ts', 'src/llm/budget.ts', 'tests/unit/judge/judge.test.ts', 'stryker.config.mjs', 'vitest.mutation.config.ts', 'reports/stryker-incremental.json']) {
       expect(pattern.test(p), p).toBe(true);
     }
     for (const p of ['README.md', 'src/site/format.ts', 'tests/e2e/lab.spec.ts', 'packets/red-log-gate/prompt.mdx']) expect(pattern.test(p), p).toBe(false);

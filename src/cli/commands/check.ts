@@ -12,7 +12,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
     io.out(helpText(checkSpec));
     return 0;
   }
-  const { packets, drills, sources, diagnostics } = await checkPackets({
+  const { packets, sources, diagnostics } = await checkPackets({
     packetsDir: values.packets,
     cwd: io.cwd,
     ids: positionals,
@@ -28,7 +28,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
     io.out(formatDiagnosticsText(list, { cwd: io.cwd, frames: io.isTTY, color: io.isTTY && !io.env.NO_COLOR }));
     const { errors, warnings } = countDiagnostics(list);
     io.out(
-      `${sources.length} packet${sources.length === 1 ? '' : 's'} checked (${packets.length + drills.length} parsed): ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`,
+      `${sources.length} packet${sources.length === 1 ? '' : 's'} checked (${packets.length} parsed): ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`,
     );
   }
   return failsRun(list, values.strict) ? 1 : 0;

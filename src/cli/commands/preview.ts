@@ -13,11 +13,7 @@ export async function previewCommand(args: string[], io: CliIo): Promise<number>
     io.out(helpText(previewSpec));
     return 0;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.err(`packet preview: --port must be a whole number from 0 to 65535, not "${values.port}".\n`);
-    return 2;
-  }
+  const { port } = values;
   const dir = path.resolve(io.cwd, values['out-dir']);
   if (!(await stat(path.join(dir, 'index.html')).catch(() => undefined))?.isFile()) {
     io.err(`packet preview: ${values['out-dir']}/ holds no built site (no index.html); run \`npm run build\` first, or pass --out-dir DIR.\n`);

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { diagnose } from '../../errors/catalog.ts';
 import { ModelErrors } from '../../errors/model-catalog.ts';
+import { renderDiagnostic } from '../../errors/render.ts';
 import { FAULT_MODELS, replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../llm/scripted-server.ts';
 import { loadPackets } from '../../packets/load.ts';
+import { codePackets } from '../../packets/packet.ts';
 import { serveModelSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -15,26 +17,16 @@ export async function serveModelCommand(args: string[], io: CliIo): Promise<numb
     io.out(helpText(serveModelSpec, `Fault models:\n${Object.entries(FAULT_MODELS).map(([k, v]) => `  ${k.padEnd(28)} ${v}`).join('\n')}`));
     return 0;
   }
-  const port = Number(values.port);
-  const slowMs = Number(values['slow-ms']);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.err(`packet serve-model: --port must be a whole number from 0 to 65535, not "${values.port}".\n`);
-    return 2;
-  }
-  if (!Number.isInteger(slowMs) || slowMs < 0) {
-    io.err(`packet serve-model: --slow-ms must be a whole number of milliseconds, not "${values['slow-ms']}".\n`);
-    return 2;
-  }
+  const { port, 'slow-ms': slowMs } = values;
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd });
   const packetsDir = path.resolve(io.cwd, values.packets);
   const folders = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
-  const store = replyStoreFromDirs(new Map(loaded.packets.map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }])));
+  const store = replyStoreFromDirs(new Map(codePackets(loaded.packets).map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }])));
   let server: ScriptedServer;
   try {
     server = await startScriptedServer({ replies: store, port, slowMs });
   } catch (err) {
-    const d = diagnose(ModelErrors.ServePortUnavailable, { file: '--port' }, { port, reason: (err as Error).message });
-    io.err(`${d.code} ${d.message}\n  hint: ${d.hint}\n`);
+    io.err(renderDiagnostic(diagnose(ModelErrors.ServePortUnavailable, { file: '--port' }, { port, reason: (err as Error).message }), { place: false }));
     return 2;
   }
   const scripted = (await store.list()).length;

@@ -41,7 +41,7 @@ export interface ScreenFinding {
   file: string;
   line: number;
   col: number;
-  /** The primitive's id (see `primitives.ts`). */
+  /** The primitive's id (see `src/packets/schema/primitives.ts`). */
   primitive: string;
   detail: string;
 }

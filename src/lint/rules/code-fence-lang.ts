@@ -6,6 +6,7 @@ export const codeFenceLang = defineRule({
   id: 'code-fence-lang',
   defaultSeverity: 'warning',
   entry: LintErrors.CodeFenceNoLang,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'Every code block in the four bodies names its language (```bash, ```python, ```text). The site highlights by it, and a reader tells a command from its output at a glance. Indented code blocks cannot carry a language, so they are reported too. It is reported at the block\'s first line.',

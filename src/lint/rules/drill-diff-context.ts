@@ -1,5 +1,5 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { diffLines } from '../../packets/drill-checks.ts';
+import { diffLines } from '../../packets/diff-lines.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 export const drillDiffContext = defineRule({
@@ -13,10 +13,9 @@ export const drillDiffContext = defineRule({
     bad: 'diff: |\n  @@ def send(self, request):\n  +    time.sleep(self._sleep_for(attempt))',
     good: 'diff: |\n  @@ async def _retry_send(self, request):\n           except TransportError:\n  +            time.sleep(self._sleep_for(attempt))\n               continue',
   },
-  check: () => [],
-  checkDrill(ctx) {
+  check(ctx) {
     const out: Finding<{ diff: string }>[] = [];
-    ctx.drill.diffs.forEach((d, i) => {
+    ctx.packet.diffs.forEach((d, i) => {
       const lines = diffLines(d.diff);
       if (Array.isArray(lines) && !lines.some((l) => l.kind === 'context' && l.text.trim())) out.push({ place: ctx.field('assistant', ['diffs', i, 'diff']), params: { diff: d.id } });
     });

@@ -12,10 +12,9 @@ export const drillVerdictBalance = defineRule({
     bad: 'diffs:\n  - id: broad-except\n    key: { verdict: reject, ... }\n  - id: sleep-in-async\n    key: { verdict: reject, ... }\n  - id: default-on\n    key: { verdict: reject, ... }',
     good: 'diffs:\n  - id: broad-except\n    key: { verdict: reject, ... }\n  - id: test-count\n    key: { verdict: accept-with-change, ... }\n  - id: final-raise\n    key: { verdict: accept, ... }',
   },
-  check: () => [],
-  checkDrill(ctx) {
-    const verdicts = new Set(ctx.drill.diffs.map((d) => d.key.verdict));
-    if (ctx.drill.diffs.length < 2 || verdicts.size !== 1) return [];
-    return [{ place: ctx.field('assistant', ['diffs', ctx.drill.diffs.length - 1, 'key', 'verdict']), params: { verdict: [...verdicts][0]! } }];
+  check(ctx) {
+    const verdicts = new Set(ctx.packet.diffs.map((d) => d.key.verdict));
+    if (ctx.packet.diffs.length < 2 || verdicts.size !== 1) return [];
+    return [{ place: ctx.field('assistant', ['diffs', ctx.packet.diffs.length - 1, 'key', 'verdict']), params: { verdict: [...verdicts][0]! } }];
   },
 });

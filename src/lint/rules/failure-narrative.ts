@@ -1,6 +1,6 @@
 import type { Heading, RootContent } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText } from '../markdown.ts';
+import { isHiddenNode, plainText } from '../../packets/markdown-tree.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 type Params = Parameters<typeof LintErrors.FailureNotNarrated.message>[0];
@@ -13,6 +13,7 @@ export const failureNarrative = defineRule({
   id: 'failure-narrative',
   defaultSeverity: 'warning',
   entry: LintErrors.FailureNotNarrated,
+  kinds: ['takehome'],
   docs: {
     summary:
       'The failures body tells the story of every mode: a heading whose text is the mode\'s `title` (or contains its `id`), with text under it that mentions the `id`, so grepping the catalog for an id finds the story as well as the frontmatter. A mode with no section is reported at its `title:` in the frontmatter; a section that never names the id, at its heading.',
@@ -21,7 +22,6 @@ export const failureNarrative = defineRule({
   },
   check(ctx) {
     const failures = ctx.packet.failures;
-    if (!failures) return []; // a lab has no failures.mdx
     const parsed = ctx.body('failures');
     const nodes = parsed.tree.children.filter((n) => !isHiddenNode(n));
     const sections: { heading: Heading; text: string; content: RootContent[] }[] = [];

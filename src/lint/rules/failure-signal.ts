@@ -23,6 +23,7 @@ export const failureSignal = defineRule({
   id: 'failure-signal',
   defaultSeverity: 'error',
   entry: LintErrors.SignalUnusable,
+  kinds: ['takehome'],
   docs: {
     summary:
       'Each failure mode\'s signal can tell: its pattern compiles (JavaScript syntax, with its `flags`), does not match the empty string, and does not match the unchanged starter. For `in: files` and `in: diff` every starter file is grepped (only those matching `signal.files` when it is set): a diff signal that matches starter lines fires as soon as a candidate moves or reformats them. For `in: ledger` only a starter `usage.jsonl` or `ledger.json` is grepped. For `in: output` the starter check does not apply: the test output exists only when the tests run, which the rehearsal does (its floor and signal checks). It is reported at the signal\'s `pattern:`.',
@@ -31,7 +32,6 @@ export const failureSignal = defineRule({
   },
   async check(ctx) {
     const failures = ctx.packet.failures;
-    if (!failures) return []; // a lab has no failures.mdx
     const out: Finding<Params>[] = [];
     const starter = await ctx.starterFiles();
     failures.data.modes.forEach((mode, i) => {

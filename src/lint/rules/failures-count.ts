@@ -6,6 +6,7 @@ export const failuresCount = defineRule({
   id: 'failures-count',
   defaultSeverity: 'error',
   entry: LintErrors.TooFewFailureModes,
+  kinds: ['takehome'],
   options: z.strictObject({
     /** Fewest failure modes. */
     min: z.int().positive().default(2),
@@ -19,7 +20,6 @@ export const failuresCount = defineRule({
   },
   check(ctx) {
     const failures = ctx.packet.failures;
-    if (!failures) return []; // a lab has no failures.mdx
     const count = failures.data.modes.length;
     const { min } = ctx.options;
     return count < min ? [{ place: ctx.field('failures', ['modes'], 'key'), params: { count, min } }] : [];

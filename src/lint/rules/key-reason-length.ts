@@ -24,15 +24,12 @@ export const keyReasonLength = defineRule({
   },
   check(ctx) {
     const out: Finding<Params>[] = [];
-    ctx.packet.assistant?.data.suggestions?.forEach((s, i) => {
+    ctx.packet.assistant.data.suggestions?.forEach((s, i) => {
       const n = words(s.key.reason);
       if (n < ctx.options.min) out.push({ place: ctx.field('assistant', ['suggestions', i, 'key', 'reason']), params: { what: `key reason of "${s.id}"`, words: n, min: ctx.options.min } });
     });
-    return out;
-  },
-  checkDrill(ctx) {
-    const out: Finding<Params>[] = [];
-    ctx.drill.diffs.forEach((d, i) => {
+    if (ctx.packet.kind !== 'drill') return out;
+    ctx.packet.diffs.forEach((d, i) => {
       const n = words(d.key.consequence);
       if (n < ctx.options.min) out.push({ place: ctx.field('assistant', ['diffs', i, 'key', 'consequence']), params: { what: `consequence of "${d.id}"`, words: n, min: ctx.options.min } });
     });

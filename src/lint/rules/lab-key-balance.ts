@@ -13,7 +13,7 @@ export const labKeyBalance = defineRule({
     good: 'suggestions:\n  - id: a\n    key: { choice: accept, ... }\n  - id: b\n    key: { choice: revise, ... }\n  - id: c\n    key: { choice: reject, ... }',
   },
   check(ctx) {
-    const suggestions = ctx.packet.assistant?.data.suggestions ?? [];
+    const suggestions = ctx.packet.assistant.data.suggestions ?? [];
     const choices = new Set(suggestions.map((s) => s.key.choice));
     if (suggestions.length < 2 || choices.size !== 1) return [];
     return [{ place: ctx.field('assistant', ['suggestions', suggestions.length - 1, 'key', 'choice']), params: { choice: [...choices][0]! } }];

@@ -5,6 +5,7 @@ export const mdxSyntax = defineRule({
   id: 'mdx-syntax',
   defaultSeverity: 'warning',
   entry: LintErrors.MdxSyntax,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'Each body parses as MDX, since the parts are .mdx files. MDX reads `{` as the start of an expression and `<` before a letter as a tag, and refuses HTML comments. When a body is not valid MDX, the other rules still run on it, parsed as plain Markdown, and this rule reports where MDX gave up.',

@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { visitText } from '../markdown.ts';
+import { visitText } from '../../packets/markdown-tree.ts';
 import { defineRule, type Finding, type PartKey } from '../rule.ts';
 
 /** Commercial model families, by the name authors write. Versions and suffixes are matched too (GPT-4o, Llama 3.1). */
@@ -22,6 +22,7 @@ export const noModelNames = defineRule({
   id: 'no-model-names',
   defaultSeverity: 'error',
   entry: LintErrors.CommercialModelName,
+  kinds: ['takehome', 'lab'],
   options: z.strictObject({
     /** More names to refuse. */
     names: z.array(z.string().min(1)).default([]),

@@ -1,12 +1,13 @@
 import type { Nodes } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText, visitText } from '../markdown.ts';
+import { isHiddenNode, plainText, visitText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 export const promptDeliverables = defineRule({
   id: 'prompt-deliverables',
   defaultSeverity: 'error',
   entry: LintErrors.DeliverableNotNamed,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'Every entry of the frontmatter\'s `deliverables` appears in the prompt body, exactly as written (in text, inline code or a code block). The candidate reads the body, not the frontmatter, and the grader looks for exactly these names. It is reported at the deliverable in the frontmatter.',

@@ -1,6 +1,6 @@
 import type { Heading, List, Nodes, RootContent } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText } from '../markdown.ts';
+import { isHiddenNode, plainText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 /** Words that name a list of limits, in a heading or in the paragraph that leads into a list. */
@@ -17,6 +17,7 @@ export const promptHardLimits = defineRule({
   id: 'prompt-hard-limits',
   defaultSeverity: 'warning',
   entry: LintErrors.PromptNoHardLimits,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'The prompt has a list of hard limits: what must not change, what is off limits, what must never happen. It passes with a heading that names limits ("Hard limits", "Constraints", "Do not", "Rules", ...) followed by a bullet list in its section, with a paragraph ending in ":" that names them ("Hard limits:") right before a list, or with a list of at least two prohibitions ("Do not ...", "Never ...", "No ..."). A limits heading whose section has no list is reported at the heading; no limits at all, at the start of the body.',

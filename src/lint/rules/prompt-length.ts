@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { visitText, type TextNode } from '../markdown.ts';
+import { visitText, type TextNode } from '../../packets/markdown-tree.ts';
 import { defineRule, type Finding } from '../rule.ts';
 
 /** A word: a run of non-space characters with at least one letter or digit. */
@@ -11,6 +11,7 @@ export const promptLength = defineRule({
   id: 'prompt-length',
   defaultSeverity: 'error',
   entry: LintErrors.PromptTooLong,
+  kinds: ['takehome', 'lab'],
   options: z.strictObject({
     /** Most words the prompt body may have. */
     max: z.int().positive().default(300),

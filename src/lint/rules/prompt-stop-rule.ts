@@ -1,6 +1,6 @@
 import type { Nodes } from 'mdast';
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { isHiddenNode, plainText } from '../markdown.ts';
+import { isHiddenNode, plainText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 const UNITS =
@@ -23,6 +23,7 @@ export const promptStopRule = defineRule({
   id: 'prompt-stop-rule',
   defaultSeverity: 'warning',
   entry: LintErrors.PromptNoStopRule,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'The prompt says when to stop: a cap, a budget or a give-up condition. Without one an agent loops until the endpoint or the candidate runs out, and the reviewer cannot tell a clean stop from an abandoned run. It passes with a heading such as "Stop rule" or "When to stop" that has text under it, or with a sentence that says "stop after/when/if ...", "halt", "give up", "time box", or a cap with a unit ("at most 8 model calls", "a budget of 40000 tokens"). It is reported at the start of the body.',

@@ -1,11 +1,12 @@
 import { LintErrors } from '../../errors/lint-catalog.ts';
-import { visitText } from '../markdown.ts';
+import { visitText } from '../../packets/markdown-tree.ts';
 import { defineRule } from '../rule.ts';
 
 export const promptTestCommand = defineRule({
   id: 'prompt-test-command',
   defaultSeverity: 'error',
   entry: LintErrors.TestCommandNotShown,
+  kinds: ['takehome', 'lab'],
   docs: {
     summary:
       'The frontmatter\'s `test` command appears, exactly, in a code block or in inline code of the prompt body. The candidate is graded by that command: they should be able to copy it, not reconstruct it. It is reported at `test:` in the frontmatter.',

@@ -25,7 +25,6 @@ export const rubricTime = defineRule({
   },
   kinds: ['takehome', 'lab', 'drill'],
   check: (ctx) => checkRubric({ rubric: ctx.packet.rubric.data, options: ctx.options, field: (path, which) => ctx.field('rubric', path, which) }),
-  checkDrill: (ctx) => checkRubric({ rubric: ctx.drill.rubric.data, options: ctx.options, field: (path, which) => ctx.field('rubric', path, which) }),
 });
 
 function checkRubric(ctx: RubricView<z.output<typeof OPTIONS>>) {

@@ -5,6 +5,7 @@ export const sampleLabel = defineRule({
   id: 'sample-label',
   defaultSeverity: 'error',
   entry: LintErrors.SampleNotLabeled,
+  kinds: ['takehome'],
   docs: {
     summary:
       'The sample\'s `label` contains the word "sample" (any case). The sample is one acceptable answer, allowed to look like a first draft; shown without the label it reads as the answer, and candidates copy its shape. It is reported at `label:`.',
@@ -13,7 +14,6 @@ export const sampleLabel = defineRule({
   },
   check(ctx) {
     const sample = ctx.packet.sample;
-    if (!sample) return []; // a lab has no sample.mdx
     const label = sample.data.label;
     return /\bsamples?\b/i.test(label) ? [] : [{ place: ctx.field('sample', ['label']), params: { label } }];
   },

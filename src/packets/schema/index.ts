@@ -1,6 +1,6 @@
 import { assistantSchema } from './assistant.ts';
 import { failuresSchema } from './failures.ts';
-import { promptSchema } from './prompt.ts';
+import { promptSchema, type PromptFrontmatter } from './prompt.ts';
 import { rubricSchema } from './rubric.ts';
 import { sampleSchema } from './sample.ts';
 
@@ -20,15 +20,8 @@ export type PartName = (typeof PART_FILES)[number];
 /** One of a take-home's four parts. */
 export type TakehomePartName = (typeof PARTS)[number];
 
-/** The kinds of packet. */
-export type PacketKind = 'takehome' | 'lab' | 'drill';
-
-/** The part files each kind of packet has. */
-export const PARTS_OF_KIND: Readonly<Record<PacketKind, readonly PartName[]>> = {
-  takehome: PARTS,
-  lab: ['prompt', 'rubric', 'assistant'],
-  drill: ['prompt', 'rubric', 'assistant'],
-};
+/** The kinds of packet, as the prompt's `kind` field names them; each is described once, in packets/kinds/ (its parts, schema, checks, public view). */
+export type PacketKind = PromptFrontmatter['kind'];
 
 /** The frontmatter schema of each part. */
 export const PART_SCHEMAS = {

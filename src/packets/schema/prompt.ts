@@ -1,5 +1,5 @@
 import { z } from 'astro/zod';
-import { PRIMITIVE_DOCS, PRIMITIVES, primitiveSchema } from '../../judge/primitives.ts';
+import { PRIMITIVE_DOCS, PRIMITIVES, primitiveSchema } from './primitives.ts';
 import { LIMIT_MAXIMA } from '../../sandbox/limits.ts';
 import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
 import { field } from './field-doc.ts';

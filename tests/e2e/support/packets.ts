@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildStatus, parseBuildManifest, type BuildManifest, type BuildStatus } from '../../../src/packets/build-status.ts';
 import { starterReader } from '../../../src/packets/fs-source.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
+import { codePackets, packetsOfKind } from '../../../src/packets/packet.ts';
 import { publicPacket, type PublicPacket } from '../../../src/packets/public.ts';
 import { publicDrill, type PublicDrill } from '../../../src/packets/public-drill.ts';
 
@@ -14,15 +15,15 @@ export async function publicPackets(packetsDir = 'packets'): Promise<PublicPacke
   const { packets, diagnostics } = await loadPackets({ packetsDir, cwd: ROOT });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`the packets are not valid:\n${errors.map((d) => `${d.file} ${d.code} ${d.message}`).join('\n')}`);
-  return packets.map((p) => publicPacket(p, starterReader(path.resolve(ROOT, p.dir)))).sort((a, b) => a.id.localeCompare(b.id));
+  return codePackets(packets).map((p) => publicPacket(p, starterReader(path.resolve(ROOT, p.dir)))).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** The public view of every drill, read by the CLI's loader. */
 export async function publicDrills(packetsDir = 'packets'): Promise<PublicDrill[]> {
-  const { drills, diagnostics } = await loadPackets({ packetsDir, cwd: ROOT });
+  const { packets, diagnostics } = await loadPackets({ packetsDir, cwd: ROOT });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`the packets are not valid:\n${errors.map((d) => `${d.file} ${d.code} ${d.message}`).join('\n')}`);
-  return drills.map(publicDrill).sort((a, b) => a.id.localeCompare(b.id));
+  return packetsOfKind(packets, 'drill').map(publicDrill).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** The site under test, as the global setup published it. */

@@ -3,9 +3,10 @@ import path from 'node:path';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeSubmissions, summaryCsv, type GradeSummary } from '../../../src/grade/grade.ts';
-import type { Scorecard } from '../../../src/grade/scorecard.ts';
+import type { Scorecard } from '../../../src/judge/scorecard.ts';
 import { loadPacketFiles } from '../../../src/judge/workspace.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
+import { codePackets } from '../../../src/packets/packet.ts';
 import type { RunResult, RunSpec, Sandbox } from '../../../src/sandbox/types.ts';
 import { seal } from '../../../src/judge/harness/record.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
@@ -82,7 +83,8 @@ async function zipOf(file: string, entries: Record<string, string>): Promise<voi
 beforeAll(async () => {
   t = await tempPackets();
   const dir = await t.add('scaffold');
-  const { packets } = await loadPackets({ packetsDir: t.packets, cwd: t.root });
+  const { packets: loadedPackets } = await loadPackets({ packetsDir: t.packets, cwd: t.root });
+  const packets = codePackets(loadedPackets);
   const packet = packets.find((p) => p.id === 'scaffold')!;
   const files = await loadPacketFiles(packet, dir);
   const sample = await readFile(path.join(dir, 'sample/src/duration.py'), 'utf8');

@@ -7,6 +7,7 @@ import { readmeMarkdown } from '../../../src/bundle/candidate-zip.ts';
 import { codeDigest } from '../../../src/judge/receipts.ts';
 import { loadPacketFiles, planWorkspace } from '../../../src/judge/workspace.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
+import { codePackets } from '../../../src/packets/packet.ts';
 import { createInterpreterResolver } from '../../../src/sandbox/interpreters.ts';
 
 /**
@@ -17,7 +18,8 @@ import { createInterpreterResolver } from '../../../src/sandbox/interpreters.ts'
 describe('the receipts section of the zip README', () => {
   it('prints a Python snippet that computes the grader\'s code digest', async () => {
     const root = path.resolve(import.meta.dirname, '../../..');
-    const { packets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: ['agent-budget-receipt'] });
+    const { packets: loadedPackets, sources } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: ['agent-budget-receipt'] });
+    const packets = codePackets(loadedPackets);
     const packet = packets[0]!;
     const dir = path.join(root, 'packets', sources[0]!.folder);
     const snippet = /```python\n([\s\S]*?)```/.exec(readmeMarkdown(packet).slice(readmeMarkdown(packet).indexOf('## Receipts')))![1]!;

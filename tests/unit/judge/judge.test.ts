@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoEvidence, autoRowHolds, type AutoEvidence } from '../../../src/judge/auto-rows.ts';
-import { cardRows, decisionSoFar } from '../../../src/grade/scorecard.ts';
-import { decide } from '../../../src/grade/score.ts';
+import { cardRows, decisionSoFar } from '../../../src/judge/scorecard.ts';
+import { decide } from '../../../src/judge/score.ts';
 import type { Finding } from '../../../src/judge/findings.ts';
 import { analyseTests, describeRun, judge, staticFindings, verdictOf, type Evidence, type JudgeRules, type RunEvidence, type TestCounts } from '../../../src/judge/judge.ts';
 import type { ExpectedTest } from '../../../src/judge/test-ids.ts';
@@ -372,6 +372,7 @@ describe('automatic rubric rows', () => {
         vetoes: [{ row: 'workspace', atMost: 0, note: 'no' }],
       },
     },
+    kind: 'takehome',
     failures: { data: { modes: [{ id: 'bad-files', caps: { row: 'notes', max: 1 } }] } },
   } as never;
 

@@ -4,7 +4,7 @@ import { glob } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRIMITIVES } from '../../../src/judge/primitives.ts';
+import { PRIMITIVES } from '../../../src/packets/schema/primitives.ts';
 import { createInterpreterResolver } from '../../../src/sandbox/interpreters.ts';
 
 /**

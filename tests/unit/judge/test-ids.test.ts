@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCanary, withCanary } from '../../../src/judge/canaries.ts';
-import { canonicalTestId, expectedTests, isTestFile, moduleName, runnerStyle, scanPython, testFileOf } from '../../../src/judge/test-ids.ts';
+import { runnerStyle } from '../../../src/judge/runners/index.ts';
+import { canonicalTestId, expectedTests, isTestFile, moduleName, scanPython, testFileOf } from '../../../src/judge/test-ids.ts';
 
 const helpers = scanPython(
   'tests/fakes.py',

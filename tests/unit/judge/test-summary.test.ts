@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseTestSummary } from '../../../src/judge/test-summary.ts';
+import { parseTestSummary } from '../../../src/judge/runners/index.ts';
 
 describe('reading a runner summary', () => {
   it('reads a failing unittest run with its failing ids', () => {

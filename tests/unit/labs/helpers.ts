@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DRILL_TEMPLATE_DIR, LAB_TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
+import { TEMPLATES } from '../../../src/cli/commands/new.ts';
 import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
+import type { Lab } from '../../../src/packets/packet.ts';
 import { parsePacket, type ParseResult } from '../../../src/packets/parse.ts';
 import type { PacketSource } from '../../../src/packets/source.ts';
 
@@ -19,7 +20,7 @@ function readTree(dir: string, rel = ''): Record<string, string> {
 
 /** The lab (or drill) scaffold's files, placeholders filled. */
 export function scaffoldFiles(kind: 'lab' | 'drill', id = 'mem'): Record<string, string> {
-  const files = readTree(kind === 'lab' ? LAB_TEMPLATE_DIR : DRILL_TEMPLATE_DIR);
+  const files = readTree(TEMPLATES[kind]);
   for (const [rel, text] of Object.entries(files)) {
     if (rel.endsWith('.mdx')) files[rel] = text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => ({ title: 'Memory lab', id, date: '2026-11-29' })[key] ?? key);
   }
@@ -44,13 +45,15 @@ export function parseMemory(files: Record<string, string>, id = 'mem'): ParseRes
 }
 
 /** The scaffold lab with some files changed (a string) or removed (null), parsed. */
-export function labWith(change: (files: Record<string, string>) => Record<string, string | null> = () => ({})): ParseResult & { files: Record<string, string> } {
+export function labWith(change: (files: Record<string, string>) => Record<string, string | null> = () => ({})): { packet?: Lab; diagnostics: Diagnostic[]; files: Record<string, string> } {
   const files = scaffoldFiles('lab');
   for (const [rel, text] of Object.entries(change({ ...files }))) {
     if (text === null) delete files[rel];
     else files[rel] = text;
   }
-  return { ...parseMemory(files), files };
+  const { packet, diagnostics } = parseMemory(files);
+  if (packet && packet.kind !== 'lab') throw new Error(`the scaffold lab parsed as a ${packet.kind}`);
+  return { ...(packet ? { packet } : {}), diagnostics, files };
 }
 
 /** Replace text, failing loudly when it is absent. */

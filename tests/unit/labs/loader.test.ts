@@ -5,6 +5,7 @@ import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
 import { drillLoader, packetLoader } from '../../../src/packets/astro-loader.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
+import { packetsOfKind } from '../../../src/packets/packet.ts';
 import { publicDrill, publicDrillSchema } from '../../../src/packets/public-drill.ts';
 import { publicPacketSchema } from '../../../src/packets/public.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
@@ -33,14 +34,14 @@ beforeAll(async () => {
 afterAll(() => t.dispose());
 
 describe('labs and drills through the one loader and its two adapters', () => {
-  it('the CLI loader gives take-homes and labs as packets, drills as drills', async () => {
-    const { packets, drills, diagnostics } = await loadPackets({ packetsDir: 'packets', cwd: t.root });
+  it('the CLI loader gives packets of every kind, each with its kind', async () => {
+    const { packets, diagnostics } = await loadPackets({ packetsDir: 'packets', cwd: t.root });
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(packets.map((p) => [p.id, p.prompt.data.kind, Boolean(p.lab)])).toEqual([
-      ['slug', 'lab', true],
-      ['take', 'takehome', false],
+    expect(packets.map((p) => [p.id, p.kind, p.prompt.data.kind, p.kind === 'lab' && Boolean(p.lab)])).toEqual([
+      ['review', 'drill', 'drill', false],
+      ['slug', 'lab', 'lab', true],
+      ['take', 'takehome', 'takehome', false],
     ]);
-    expect(drills.map((d) => d.id)).toEqual(['review']);
   });
 
   it("the site's loaders give the same ids, a lab's suggestions without their key, a drill's diffs without theirs", async () => {
@@ -51,7 +52,7 @@ describe('labs and drills through the one loader and its two adapters', () => {
     expect(JSON.stringify(lab)).not.toMatch(/"key"|reviewOnly|never forgets|unbounded/);
     const drills = await runLoader(t.root, drillLoader({ packetsDir: 'packets' }), publicDrillSchema);
     expect([...drills.keys()]).toEqual(['review']);
-    const { drills: cli } = await loadPackets({ packetsDir: 'packets', cwd: t.root });
+    const cli = packetsOfKind((await loadPackets({ packetsDir: 'packets', cwd: t.root })).packets, 'drill');
     expect(drills.get('review')!.data).toEqual(publicDrill(cli[0]!));
     expect(JSON.stringify(drills.get('review')!.data)).not.toMatch(/"key"|"consequence"|writes the database/);
   });

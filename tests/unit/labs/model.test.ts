@@ -110,11 +110,13 @@ describe('a lab that cannot compose is a check error at its place', () => {
 });
 
 describe('a drill in the same loader', () => {
-  it('parses the scaffold drill as a drill, not a packet', () => {
-    const { packet, drill, diagnostics } = parseMemory(scaffoldFiles('drill'));
+  it('parses the scaffold drill as a packet of the drill kind, without code trees', () => {
+    const { packet: drill, diagnostics } = parseMemory(scaffoldFiles('drill'));
     expect(errors(diagnostics)).toEqual([]);
-    expect(packet).toBeUndefined();
-    expect(drill!.diffs.map((d) => [d.id, d.key.verdict])).toEqual([
+    expect(drill?.kind).toBe('drill');
+    expect(drill).not.toHaveProperty('trees');
+    if (drill?.kind !== 'drill') throw new Error('not a drill');
+    expect(drill.diffs.map((d) => [d.id, d.key.verdict])).toEqual([
       ['port-default', 'accept'],
       ['log-settings', 'reject'],
       ['timeout-float', 'accept-with-change'],
@@ -136,8 +138,8 @@ describe('a drill in the same loader', () => {
     files['prompt.mdx'] = edit(files['prompt.mdx'], 'kind: drill\n', 'kind: drill\ntest: python3 -m unittest\n');
     expect(errors(parseMemory(files).diagnostics)).toEqual([expect.stringContaining('PK106 "test" is not a field of prompt.mdx.')]);
     const extra = { ...scaffoldFiles('drill'), 'sample.mdx': '---\nlabel: Sample\n---\n' };
-    const { drill, diagnostics } = parseMemory(extra);
-    expect(drill).toBeDefined();
+    const { packet: drill, diagnostics } = parseMemory(extra);
+    expect(drill?.kind).toBe('drill');
     expect(diagnostics.map((d) => `${d.code} ${d.severity}`)).toEqual(['PK181 warning']);
   });
 });

@@ -7,6 +7,7 @@ import { loadPacketFiles, type PacketFiles } from '../../../src/judge/workspace.
 import { labTables, type LabTablesOptions, type TableOutcome } from '../../../src/labs/table-cache.ts';
 import { combinationCount } from '../../../src/packets/lab-compose.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
+import { codePackets } from '../../../src/packets/packet.ts';
 import type { RunResult, RunSpec, Sandbox } from '../../../src/sandbox/types.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
 
@@ -32,7 +33,7 @@ const runner: TestRunner = { sandbox: countingSandbox, mounts: { pathPrepend: []
 
 async function labFiles(): Promise<PacketFiles> {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: t.root, ids: ['lab'] });
-  const packet = loaded.packets.find((p) => p.id === 'lab');
+  const packet = codePackets(loaded.packets).find((p) => p.id === 'lab');
   if (!packet) throw new Error(`fixture lab does not load: ${loaded.diagnostics.map((d) => d.message).join('; ')}`);
   return loadPacketFiles(packet, path.join(t.packets, 'lab'));
 }

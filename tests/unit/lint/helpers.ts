@@ -7,11 +7,10 @@ import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import { lintPacket, type LintOptions } from '../../../src/lint/engine.ts';
 import { fsPacketFiles, memoryPacketFiles, type PacketFiles } from '../../../src/lint/files.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
-import type { Packet } from '../../../src/packets/packet.ts';
+import type { Packet, Takehome } from '../../../src/packets/packet.ts';
 import { parsePacket } from '../../../src/packets/parse.ts';
 import type { PacketSource } from '../../../src/packets/source.ts';
-import { LAB_TEMPLATE_DIR, TEMPLATE_DIR } from '../../../src/cli/commands/new.ts';
-import type { Drill } from '../../../src/packets/drill.ts';
+import { TEMPLATES } from '../../../src/cli/commands/new.ts';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -27,12 +26,11 @@ export const FIXTURES = 'tests/fixtures/lint';
  * Each is composed in a temporary project at the same relative path, so diagnostics name
  * `tests/fixtures/lint/<rule>/<side>/...` as if the fixture were a whole packet.
  */
-export async function loadFixture(rule: string): Promise<{ pass: Packet | Drill; fail: Packet | Drill; validation: Diagnostic[]; files: PacketFiles }> {
+export async function loadFixture(rule: string): Promise<{ pass: Packet; fail: Packet; validation: Diagnostic[]; files: PacketFiles }> {
   const root = fixtureProject();
-  const { packets, drills, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: root });
-  const all = [...packets, ...drills];
-  const pass = all.find((p) => p.id === 'pass');
-  const fail = all.find((p) => p.id === 'fail');
+  const { packets, diagnostics } = await loadPackets({ packetsDir: `${FIXTURES}/${rule}`, cwd: root });
+  const pass = packets.find((p) => p.id === 'pass');
+  const fail = packets.find((p) => p.id === 'fail');
   if (!pass || !fail) throw new Error(`fixture ${rule} lacks a pass or a fail packet: ${JSON.stringify(diagnostics)}`);
   return { pass, fail, validation: diagnostics, files: fsPacketFiles(root) };
 }
@@ -53,8 +51,8 @@ export function fixtureProject(): string {
       const prompt = readFileSync(path.join(ROOT, FIXTURES, rule, side, 'prompt.mdx'), 'utf8');
       const code = { recursive: true, filter: (src: string) => !src.endsWith('.mdx') && !/__pycache__|\.pyc$/.test(src) };
       // A take-home fixture gets the scaffold's trees, a lab fixture the lab scaffold's; a drill has no code.
-      if (/^kind: lab$/m.test(prompt)) cpSync(LAB_TEMPLATE_DIR, dest, code);
-      else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATE_DIR, dest, code);
+      if (/^kind: lab$/m.test(prompt)) cpSync(TEMPLATES.lab, dest, code);
+      else if (!/^kind: drill$/m.test(prompt)) cpSync(TEMPLATES.takehome, dest, code);
       cpSync(path.join(ROOT, FIXTURES, rule, side), dest, { recursive: true });
       // A fixture that needs a scaffold file gone (the lab without a README) lists it in `.without`.
       const without = path.join(dest, '.without');
@@ -87,7 +85,7 @@ function readTree(dir: string, rel = ''): Record<string, string> {
 
 /** The scaffold template's files, placeholders filled. */
 export function templateFiles(id = 'mem'): Record<string, string> {
-  const files = readTree(TEMPLATE_DIR);
+  const files = readTree(TEMPLATES.takehome);
   for (const [rel, text] of Object.entries(files)) {
     if (rel.endsWith('.mdx')) {
       files[rel] = text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => ({ title: 'Memory packet', id, date: '2026-11-29' })[key] ?? key);
@@ -109,7 +107,7 @@ export function edit(text: string | undefined, from: string, to: string): string
 export function memoryPacket(
   change: (files: Record<string, string>) => Record<string, string | null> = () => ({}),
   id = 'mem',
-): { packet: Packet; files: PacketFiles; diagnostics: Diagnostic[] } {
+): { packet: Takehome; files: PacketFiles; diagnostics: Diagnostic[] } {
   const files = templateFiles(id);
   for (const [rel, text] of Object.entries(change({ ...files }))) {
     if (text === null) {
@@ -136,7 +134,7 @@ export function memoryPacket(
     problems: [],
   };
   const { packet, diagnostics } = parsePacket(source);
-  if (!packet) throw new Error(`memory packet does not parse: ${diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.message}`).join('\n')}`);
+  if (packet?.kind !== 'takehome') throw new Error(`memory packet does not parse: ${diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.message}`).join('\n')}`);
   return { packet, files: memoryPacketFiles({ [id]: files }), diagnostics };
 }
 

@@ -1,8 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintDrill, lintPacket } from '../../../src/lint/engine.ts';
-import type { Drill } from '../../../src/packets/drill.ts';
+import { lintPacket } from '../../../src/lint/engine.ts';
 import type { Packet } from '../../../src/packets/packet.ts';
 import type { PacketFiles } from '../../../src/lint/files.ts';
 import { lintRules } from '../../../src/lint/rules/index.ts';
@@ -60,8 +59,8 @@ const EXPECTED: Record<string, { code: string; places: [line: number, column: nu
   'key-reason-length': { code: 'PK254', file: 'assistant.mdx', places: [[34, 15]] },
 };
 
-/** Lint a fixture: a packet by the packet rules, a drill by the rules that read drills. */
-const lint = (p: Packet | Drill, files: PacketFiles) => ('diffs' in p ? lintDrill(p, { files }) : lintPacket(p, { files }));
+/** Lint a fixture of any kind: the rules that read its kind. */
+const lint = (p: Packet, files: PacketFiles) => lintPacket(p, { files });
 
 describe('lint rules on their fixtures', () => {
   it('has a pass and a fail fixture, and an expectation, for every rule', () => {

@@ -9,7 +9,7 @@ const FILE = 'def add(a, b):\n    return a + b\n';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const m = (id: number, status: MutantRecord['status'], over: Partial<MutantRecord> = {}): MutantRecord => ({ id, fault: `fault ${id}`, path: 'src/calc.py', status, reason: 'why', code: FILE.replace('+', '-'), turn: 1, ...over });
 const report = { packet: 'calc', model: 'm', date: '2026-11-29T12:00:00.000Z', sources: [{ path: 'src/calc.py', sha256: sha(FILE) }], mutants: [m(1, 'survived'), m(2, 'killed', { killedBy: ['t::a'] }), m(3, 'duplicate', { duplicateOf: 1 }), m(4, 'invalid')] } as unknown as MutationReport;
-const packet = { id: 'calc', failures: { data: { modes: [{ id: 'taken' }] } }, trees: { mutants: { 'old-folder': ['src/calc.py'] } } } as never;
+const packet = { kind: 'takehome', id: 'calc', failures: { data: { modes: [{ id: 'taken' }] } }, trees: { mutants: { 'old-folder': ['src/calc.py'] } } } as never;
 const layer = new Map([['src/calc.py', FILE]]);
 const refusal = (n: number, mode: string, l: ReadonlyMap<string, string> = layer) => {
   const r = adoptable(report, n, mode, packet, l);

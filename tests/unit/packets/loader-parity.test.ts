@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packetLoader, rubricNotesLoader } from '../../../src/packets/astro-loader.ts';
 import { starterReader } from '../../../src/packets/fs-source.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
+import { codePackets, packetsOfKind } from '../../../src/packets/packet.ts';
 import path from 'node:path';
 import { publicPacket, publicPacketSchema } from '../../../src/packets/public.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
@@ -54,9 +55,9 @@ describe('one loader, two adapters', () => {
   it('gives the same ids and data through the CLI loader and the Astro loader', async () => {
     const cli = await loadPackets({ packetsDir: 'packets', cwd: t.root });
     const site = await runAstroLoader(t.root, 'packets');
-    expect([...site.keys()].sort()).toEqual(cli.packets.map((p) => p.id).sort());
+    expect([...site.keys()].sort()).toEqual(codePackets(cli.packets).map((p) => p.id).sort());
     expect([...site.keys()].sort()).toEqual(['alpha', 'beta']);
-    for (const packet of cli.packets) {
+    for (const packet of codePackets(cli.packets)) {
       const entry = site.get(packet.id)!;
       const view = publicPacket(packet, starterReader(path.join(t.packets, packet.id)));
       expect(entry.data).toEqual(view);
@@ -75,8 +76,8 @@ describe('one loader, two adapters', () => {
     const site = await runAstroLoader(t.root, 'packets');
     const text = JSON.stringify([...site.values()]);
     const cli = await loadPackets({ packetsDir: 'packets', cwd: t.root });
-    const packet = cli.packets[0]!;
-    for (const secret of [packet.sample!.body.trim().split('\n')[0]!, packet.failures!.data.modes[0]!.title, 'sample/src', 'hidden/', 'mutants/']) {
+    const packet = packetsOfKind(cli.packets, 'takehome')[0]!;
+    for (const secret of [packet.sample.body.trim().split('\n')[0]!, packet.failures.data.modes[0]!.title, 'sample/src', 'hidden/', 'mutants/']) {
       expect(text).not.toContain(secret);
     }
   });
@@ -86,7 +87,7 @@ describe('one loader, two adapters', () => {
     const markdownOf = (body: string, file: string) => `${file}\n${body.toUpperCase()}`;
     const site = await runLoader(t.root, packetLoader({ packetsDir: 'packets', markdownOf }));
     const notes = await runLoader(t.root, rubricNotesLoader({ packetsDir: 'packets', markdownOf }));
-    for (const packet of cli.packets) {
+    for (const packet of codePackets(cli.packets)) {
       expect(site.get(packet.id)!.body).toBe(packet.prompt.body);
       expect(site.get(packet.id)!.rendered?.html).toBe(`<rendered>${packet.prompt.file}\n${packet.prompt.body.toUpperCase()}</rendered>`);
       expect(notes.get(packet.id)!.rendered?.html).toBe(`<rendered>${packet.rubric.file}\n${packet.rubric.body.toUpperCase()}</rendered>`);
@@ -96,7 +97,7 @@ describe('one loader, two adapters', () => {
   it('keeps the rubric notes beside the packets, rendered', async () => {
     const cli = await loadPackets({ packetsDir: 'packets', cwd: t.root });
     const notes = await runLoader(t.root, rubricNotesLoader({ packetsDir: 'packets' }));
-    for (const packet of cli.packets) {
+    for (const packet of codePackets(cli.packets)) {
       const entry = notes.get(packet.id)!;
       expect(entry.data).toEqual({ id: packet.id, digest: packet.digest });
       expect(entry.body).toBe(packet.rubric.body);

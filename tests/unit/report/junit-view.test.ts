@@ -4,9 +4,9 @@ import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { packetHistories } from '../../../src/report/history.ts';
-import { junitXml, xmlText } from '../../../src/report/junit.ts';
 import { copyReceipts, safeReceiptPath } from '../../../src/report/receipts.ts';
 import { reportView } from '../../../src/report/view.ts';
+import { junitXml, xmlText } from '../../../src/rehearse/junit.ts';
 import { exitCodeOf } from '../../../src/rehearse/report.ts';
 import { modelRun, packet, report } from '../../support/report-fixtures.ts';
 

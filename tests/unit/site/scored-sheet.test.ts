@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { completeScores, draftKey, isBlankSheet, levelWords, readImport, readScoredSheet, scoredSheet, scoredSheetFileName, type ScoringCard } from '../../../src/site/scored-sheet.ts';
+import { scoringDataOf } from '../../../src/site/score-client.ts';
+import { completeScores, draftKey, isBlankSheet, levelWords, readImport, readScoredSheet, scoredSheet, scoredSheetFileName, scoringCardOf, type ScoringCard } from '../../../src/site/scored-sheet.ts';
 
 const card: ScoringCard = {
   id: 'red-log-gate',
@@ -94,6 +95,21 @@ describe('the scored sheet', () => {
     expect(read({ schemaVersion: 2 })).toMatchObject({ ok: false, message: expect.stringContaining('format version 2') });
     expect(readScoredSheet('not json', card)).toMatchObject({ ok: false, message: expect.stringContaining('not JSON') });
     expect(readScoredSheet('{"scores":{}}', card)).toMatchObject({ ok: false, message: expect.stringContaining('not a packet-kit scored sheet') });
+  });
+});
+
+describe('the card of a scoring page', () => {
+  it('is the packet\'s version and rubric, and hands the kind\'s script the rows with their automatic checks', () => {
+    const rows = [{ ...card.rubric.rows[0]!, auto: 'tests' as const }, ...card.rubric.rows.slice(1)];
+    const packet = { id: card.id, digest: card.digest, prompt: { version: card.version, title: 'not on the card' }, rubric: { ...card.rubric, rows, minutes: 20 } };
+    const made = scoringCardOf(packet);
+    expect(made).toEqual({ ...card, rubric: { ...card.rubric, rows } });
+    expect(scoringDataOf(made)).toEqual({
+      id: card.id,
+      version: card.version,
+      digest: card.digest,
+      rows: [{ id: 'tests', max: 3, auto: 'tests' }, { id: 'honest', max: 2 }, { id: 'notes', max: 3 }],
+    });
   });
 });
 

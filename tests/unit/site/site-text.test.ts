@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { codeLanguage } from '../../../src/site/code-lang.ts';
 import { fileAnchor, fileTree } from '../../../src/site/file-tree.ts';
 import { formatBytes } from '../../../src/site/format.ts';
-import { dropLeadingHeading, shiftHeadings } from '../../../src/site/markdown-text.ts';
+import { dropLeadingHeading, nestedPrompt, shiftHeadings } from '../../../src/site/markdown-text.ts';
 
 describe('site text helpers', () => {
   it('build a file tree, folders first', () => {
@@ -44,12 +44,19 @@ describe('shiftHeadings', () => {
   });
 });
 
+describe('nestedPrompt', () => {
+  it('drops a title that repeats the page\'s and moves the prompt\'s sections under the page\'s h2', () => {
+    expect(nestedPrompt('<h1>Retry  budget</h1><h2>Rules</h2><p>x</p>', 'Retry budget')).toBe('<h3>Rules</h3><p>x</p>');
+    expect(nestedPrompt('<h1>Another title</h1><h2>Rules</h2>', 'Retry budget')).toBe('<h3>Another title</h3><h4>Rules</h4>');
+  });
+});
+
 describe('the error reference page', () => {
   it('groups every catalog entry by area, with the lint rules\' examples, and splits code spans out of the text', async () => {
     const { errorReferenceAreas, codeSpans } = await import('../../../src/site/error-reference.ts');
     const { catalogEntries } = await import('../../../src/errors/catalog.ts');
     const areas = errorReferenceAreas(new Map([['PK201', { rule: 'prompt-length', summary: 's', bad: 'b', good: 'g' }]]));
-    expect(areas.map((a) => a.id)).toEqual(['pk1xx', 'pk2xx', 'pk3xx', 'pk4xx', 'pk5xx', 'pk6xx', 'pk9xx']);
+    expect(areas.map((a) => a.id)).toEqual(['pk1xx', 'pk2xx', 'pk3xx', 'pk4xx', 'pk5xx', 'pk6xx', 'pk8xx', 'pk9xx']);
     expect(areas.flatMap((a) => a.entries.map((e) => e.code))).toEqual(catalogEntries().map((e) => e.code));
     expect(areas[1]!.entries[0]).toMatchObject({ code: 'PK201', example: { rule: 'prompt-length' } });
     expect(areas[0]!.entries.find((e) => e.code === 'PK106')!.message).toBe('"<field>" is not a field of <at>. Did you mean "<suggestion>"?');

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import pc from 'picocolors';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { messagesTo } from '../runs/reporter.ts';
+import type { GradeReporter } from './grade.ts';
+import { testsInWords } from '../judge/scorecard.ts';
+
+/** Where the grade reporters write. */
+export interface GradeStreams {
+  out(text: string): void;
+  err(text: string): void;
+  /** Colour on a terminal. */
+  color: boolean;
+  /** Paths printed are relative to it. */
+  cwd: string;
+  /** The packets' diagnostics as the CLI prints them. */
+  list(diagnostics: readonly Diagnostic[]): string;
+}
+
+/** A line per submission as it is graded (`--format text`), and where the summary is. */
+export function terminalGradeReporter(s: GradeStreams): GradeReporter {
+  const c = s.color ? pc : pc.createColors(false);
+  return {
+    ...messagesTo(s.err, s.list),
+    onRunStart: (n) => s.out(`grading ${n} submission${n === 1 ? '' : 's'}\n`),
+    onCheap: (name, findings) => {
+      const errors = findings.filter((f) => f.severity === 'error');
+      if (errors.length) s.out(`  ${name}: before the sandbox, ${errors.map((f) => f.code).join(' ')}\n`);
+    },
+    onCard: (card, done, total) => {
+      const v = card.verdict;
+      const colour = v === 'PASS' ? c.green : v === 'REFUSED' || v === 'INCONCLUSIVE' ? c.yellow : c.red;
+      const codes = [...new Set(card.findings.map((f) => f.code))];
+      s.out(`[${done}/${total}] ${card.submission.name}: ${colour(v)}, tests ${testsInWords(card)}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
+    },
+    onRunEnd: (_summary, outDir) => s.out(`summary: ${path.relative(s.cwd, path.join(outDir, 'summary.csv'))}\n`),
+  };
+}
+
+/** The summary as JSON on the output stream (`--format json`), nothing else there. */
+export function jsonGradeReporter(s: GradeStreams): GradeReporter {
+  return {
+    ...messagesTo(s.err, s.list),
+    onRunEnd: (summary) => s.out(`${JSON.stringify(summary, null, 2)}\n`),
+  };
+}

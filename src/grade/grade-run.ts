@@ -1,0 +1,79 @@
+/**
+ * `packet grade` as a library call, from its flags to its exit code (the numbers come checked by
+ * the flag spec): the packet found (a take-home, clean), the run context opened (the sandbox in a scratch root of
+ * its own), the batch graded, the context disposed of. Everything said goes to the reporter.
+ */
+import path from 'node:path';
+import { diagnose } from '../errors/catalog.ts';
+import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { GradeErrors } from '../errors/grade-catalog.ts';
+import { loadPacketFiles } from '../judge/workspace.ts';
+import { KIT_ROOT } from '../kit/fingerprint.ts';
+import { kitVersion } from '../kit/identity.ts';
+import { loadPackets } from '../packets/load.ts';
+import { openRunContext, type RunHost } from '../runs/context.ts';
+import { poolOf, type PoolFlags } from '../runs/run-flags.ts';
+import { gradeSubmissions, type GradeReporter } from './grade.ts';
+
+/** The flags of `packet grade`, as parsed: `--jobs` (default: the cores) and `--timeout` within the flag spec's bounds. */
+export interface GradeFlags extends PoolFlags {
+  /** The packet's id. */
+  id: string;
+  /** The submissions, as given (relative to the working directory). */
+  submissions: readonly string[];
+  packets: string;
+  out: string;
+  unconfined: boolean;
+}
+
+/** Grade as `packet grade` does; returns its exit code (0 all graded, 1 some could not be, 2 no sandbox, a bad flag, no such packet). */
+export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: GradeReporter): Promise<number> {
+  const { id } = flags;
+  const pool = poolOf(flags);
+  const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd });
+  const packet = loaded.packets.find((p) => p.id === id);
+  const source = loaded.sources.find((s) => s.id === id);
+  if (packet && packet.kind !== 'takehome') {
+    reporter.onDiagnostic?.(diagnose(GradeErrors.PacketNotTakehome, { file: `${flags.packets}/${id}` }, { id, kind: packet.kind }));
+    return 2;
+  }
+  if (!packet || !source) {
+    const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error' && d.file.includes(`/${id}/`)));
+    if (errors.length) {
+      reporter.onPacketDiagnostics?.(errors);
+      reporter.onDiagnostic?.(diagnose(GradeErrors.PacketNotClean, { file: `${flags.packets}/${id}` }, { id, count: errors.length }));
+    } else {
+      reporter.onDiagnostic?.(diagnose(GradeErrors.PacketUnknown, { file: flags.packets }, { id, known: loaded.packets.map((p) => p.id).join(', ') || 'none' }));
+    }
+    return 2;
+  }
+  const ctx = openRunContext('grade', host, { unconfined: flags.unconfined, packets: flags.packets })!;
+  try {
+    const sandbox = await ctx.sandbox();
+    if (!sandbox.ok) {
+      reporter.onDiagnostic?.(sandbox.diagnostic);
+      return 2;
+    }
+    const { ready } = sandbox;
+    const { environment } = ready;
+    if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
+    const files = await loadPacketFiles(packet, path.resolve(host.cwd, flags.packets, source.folder));
+    const { cards } = await gradeSubmissions({
+      files,
+      submissions: flags.submissions.map((s) => path.resolve(host.cwd, s)),
+      outDir: path.resolve(host.cwd, flags.out, id),
+      runner: ready.runner(pool.timeoutMs, packet.prompt.data.sandbox),
+      sandboxKind: environment.sandbox.kind,
+      scratchDir: ready.scratchDir,
+      jobs: pool.jobs,
+      kitVersion: kitVersion(KIT_ROOT),
+      date: host.now,
+      now: () => performance.now(),
+      random: Math.random,
+      reporter,
+    });
+    return cards.some((c) => !c.graded || c.verdict === 'INCONCLUSIVE') ? 1 : 0;
+  } finally {
+    await ctx.dispose();
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The scorecard of one submission: the rubric with its automatic rows scored from the judge's
+ * evidence (the evidence quoted), each matched failure mode's cap applied, vetoes on automatic
+ * rows pre-flagged, and the judgement rows left for the reviewer, with the decision so far. The
+ * rehearsal's calibration scores the sample and each mutant through the same card, with every
+ * judgement row at its best. Pure.
+ */
+import { autoEvidence, autoRowHolds, type AutoEvidence } from './auto-rows.ts';
+import type { Finding } from './findings.ts';
+import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judge.ts';
+import { failureModes, type CodePacket } from '../packets/packet.ts';
+import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText } from './candidate-text.ts';
+import { decide, type Decision } from './score.ts';
+
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
+
+export { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
+
+/** One rubric row on the card. */
+export interface CardRow {
+  id: string;
+  criterion: string;
+  max: number;
+  /** The automatic check that scores it, or null for a judgement row. */
+  auto: string | null;
+  /** The score: set for automatic rows, null for the reviewer's. */
+  score: number | null;
+  /** Why an automatic row got its score, quoted from the evidence. */
+  evidence: string | null;
+  /** A matched failure mode's cap on this row (the reviewer may not score above it). */
+  cap: { mode: string; max: number } | null;
+}
+
+/** Where the decision stands before the reviewer scores the judgement rows. */
+export interface DecisionSoFar {
+  /** `hire` or `no-hire` when the judgement rows cannot change it; `pending` otherwise; `not-graded` when there is no evidence. */
+  state: 'hire' | 'no-hire' | 'pending' | 'not-graded';
+  reason: string;
+  /** Points of the automatic rows. */
+  autoPoints: number;
+  /** The most and the least the card can reach once the reviewer scores the rest. */
+  range: { min: number; max: number };
+  hireBar: number;
+  /** Vetoes already fired by automatic rows. */
+  vetoes: Decision['vetoes'];
+}
+
+/** Score the rows a machine can judge; the rest stay null (or, with `judgementAtBest`, at their best allowed score). */
+export function cardRows(packet: CodePacket, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false): CardRow[] {
+  return packet.rubric.data.rows.map((row) => {
+    const modes = failureModes(packet).filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
+    const tightest = modes.reduce<{ mode: string; max: number } | null>((c, m) => (c && c.max <= m.caps.max ? c : { mode: m.id, max: m.caps.max }), null);
+    const ceiling = Math.min(row.max, tightest?.max ?? row.max);
+    if (!row.auto) return { id: row.id, criterion: row.criterion, max: row.max, auto: null, score: judgementAtBest ? ceiling : null, evidence: null, cap: tightest };
+    const holds = autoRowHolds(row.auto, evidence);
+    return { id: row.id, criterion: row.criterion, max: row.max, auto: row.auto, score: holds ? ceiling : 0, evidence: quote(row.auto, holds), cap: tightest };
+  });
+}
+
+/** The decision so far from a card's rows. */
+export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean): DecisionSoFar {
+  const rubric = packet.rubric.data;
+  const autoPoints = rows.reduce((n, r) => n + (r.score ?? 0), 0);
+  const open = rows.filter((r) => r.score === null);
+  const best = autoPoints + open.reduce((n, r) => n + Math.min(r.max, r.cap?.max ?? r.max), 0);
+  const scores = Object.fromEntries(rows.filter((r) => r.score !== null).map((r) => [r.id, r.score!]));
+  const vetoes = rubric.vetoes.filter((v) => v.row in scores && scores[v.row]! <= v.atMost).map((v) => ({ row: v.row, score: scores[v.row]!, atMost: v.atMost, note: v.note }));
+  const base = { autoPoints, range: { min: autoPoints, max: best }, hireBar: rubric.hireBar, vetoes };
+  if (!graded) return { ...base, state: 'not-graded', reason: 'the submission was not graded' };
+  if (vetoes.length) return { ...base, state: 'no-hire', reason: `veto on ${vetoes.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}` };
+  if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: `at most ${best} of the hire bar's ${rubric.hireBar}, whatever the reviewer scores` };
+  if (open.length === 0) {
+    const d = decide(rubric, scores);
+    return { ...base, state: d.decision, reason: d.reason };
+  }
+  if (autoPoints >= rubric.hireBar && !rubric.vetoes.some((v) => open.some((r) => r.id === v.row))) {
+    return { ...base, state: 'hire', reason: `${autoPoints} automatic points clear the hire bar of ${rubric.hireBar}, and no veto watches the reviewer's rows` };
+  }
+  return { ...base, state: 'pending', reason: `${open.length} row${open.length === 1 ? '' : 's'} for the reviewer (${open.map((r) => r.id).join(', ')}); ${Math.max(0, rubric.hireBar - autoPoints)} more points reach the hire bar of ${rubric.hireBar}` };
+}
+
+/** How an automatic row's evidence reads on the card. */
+export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (auto: string, holds: boolean) => string {
+  const first = (pred: (f: Finding) => boolean) => j.findings.find(pred);
+  const say = (f: Finding | undefined) => (f ? `${f.code} ${f.message}` : '');
+  return (auto, holds) => {
+    if (holds) {
+      if (auto === 'tests' || auto === 'visible-tests' || auto === 'hidden-tests') return `green: ${j.description}`;
+      if (auto === 'protected') return 'no protected file touched, none changed during the run';
+      if (auto === 'workspace') return 'only allowed files changed, no forbidden pattern, no runner hook';
+      return 'the receipts are there, add up, keep the caps and name the code handed in';
+    }
+    const runKinds = ['infra', 'run', 'tamper'];
+    switch (auto) {
+      case 'tests':
+        return say(first((f) => [...runKinds, 'tests', 'hidden-tests'].includes(f.kind))) || `red: ${j.description}`;
+      case 'visible-tests':
+        return say(first((f) => [...runKinds, 'tests'].includes(f.kind))) || `red: ${j.description}`;
+      case 'hidden-tests':
+        return say(first((f) => [...runKinds, 'hidden-tests'].includes(f.kind))) || `red: ${j.description}`;
+      case 'protected':
+        return say(first((f) => f.kind === 'protected' || f.code === 'PK425'));
+      case 'workspace':
+        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe' || f.kind === 'secret'));
+      default:
+        return say(first((f) => f.kind === 'receipts'));
+    }
+  };
+}
+
+/** The scorecard document. */
+export interface Scorecard {
+  schemaVersion: typeof SCORECARD_SCHEMA_VERSION;
+  /** Always {@link SCORECARD_KIND}. */
+  kind: typeof SCORECARD_KIND;
+  /** The kit that graded it. */
+  kit: { version: string };
+  packet: { id: string; version: string; digest: string };
+  submission: {
+    /** The name the outputs use. */
+    name: string;
+    /** The path as given. */
+    source: string;
+    kind: string;
+    /** sha256 of the archive (of the sorted files, for a folder); null when it could not be read. */
+    sha256: string | null;
+    /** The root folder that was stripped. */
+    stripped: string | null;
+    /** Paths set aside (caches, version control). */
+    dropped: string[];
+    /** The version and digest the submission's README names. */
+    stated: { version: string | null; digest: string | null };
+  };
+  /** ISO time of grading. */
+  date: string;
+  /** How the code ran: `bubblewrap`, `unconfined`, or null when it did not run. */
+  sandbox: string | null;
+  /** False when the submission was refused at intake. */
+  graded: boolean;
+  verdict: Verdict | 'REFUSED';
+  /**
+   * The test run; null when nothing ran. The failing ids are the runner's words (code under test
+   * can print such lines too): each cut at 200 characters, 50 to a list, then "… N more".
+   */
+  tests: (TestCounts & { failingVisible: string[]; failingHidden: string[]; expected: { visible: number; hidden: number }; description: string }) | null;
+  /** Every finding; a message that quotes the submission (file names, test ids, lines) is cut at 2,000 characters, a file at 200. */
+  findings: Finding[];
+  rows: CardRow[];
+  decision: DecisionSoFar;
+}
+
+/**
+ * The tests of a card in a few words, for the console and the summary: passed against the tests
+ * the kit expected (read from the test files), never against the count the runner printed. When
+ * the judge found the runner's report forged (a canary not reported failed, an exit code that
+ * disagrees, two summaries), its numbers are not evidence and are not repeated.
+ */
+export function testsInWords(card: Pick<Scorecard, 'tests' | 'findings'>): string {
+  const t = card.tests;
+  if (!t || t.ran === null) return 'not run';
+  const forged = [...new Set(card.findings.filter((f) => f.kind === 'tamper').map((f) => f.code))];
+  if (forged.length) return `the runner's report is forged (${forged.join(' ')}): not counted`;
+  const expected = t.expected.visible + t.expected.hidden;
+  return `${Math.max(0, Math.min(t.ran, expected) - t.failed - t.errors)}/${expected} expected passed`;
+}
+
+/** What a card is made from. */
+export interface CardInput {
+  packet: CodePacket;
+  kitVersion: string;
+  submission: Scorecard['submission'];
+  date: string;
+  sandbox: string | null;
+  /** The judgement, or null when the submission was refused. */
+  judgement: Judgement | null;
+  /** Expected tests, visible and hidden. */
+  expected: { visible: number; hidden: number };
+  /** Findings from outside the judge (intake, secrets, version). */
+  extra: readonly Finding[];
+}
+
+/** A finding as a card keeps it: its message and place cut, since both may quote the submission. */
+function cappedFinding(f: Finding): Finding {
+  return { ...f, message: capLine(f.message, CANDIDATE_TEXT_LIMITS.sentence), hint: capLine(f.hint, CANDIDATE_TEXT_LIMITS.sentence), ...(f.file !== undefined ? { file: capLine(f.file) } : {}) };
+}
+
+/** A judgement as a card keeps it: every text its run or files gave it cut (see candidate-text.ts). */
+function cappedJudgement(j: Judgement): Judgement {
+  return {
+    ...j,
+    findings: j.findings.map(cappedFinding),
+    tests: { ...j.tests, failing: capList(j.tests.failing) },
+    failing: { visible: capList(j.failing.visible), hidden: capList(j.failing.hidden) },
+    description: capLine(j.description, CANDIDATE_TEXT_LIMITS.sentence),
+  };
+}
+
+/**
+ * Build a scorecard. What the submission wrote (test ids its runner printed, file names, lines
+ * quoted in findings, the version its README names) is cut to the limits of candidate-text.ts,
+ * so no card carries a line of megabytes; the writers escape it for their medium.
+ */
+export function buildScorecard(input: CardInput): Scorecard {
+  const i: CardInput = {
+    ...input,
+    judgement: input.judgement && cappedJudgement(input.judgement),
+    extra: input.extra.map(cappedFinding),
+    submission: { ...input.submission, dropped: capList(input.submission.dropped), stated: { version: input.submission.stated.version === null ? null : capLine(input.submission.stated.version), digest: input.submission.stated.digest } },
+  };
+  const j = i.judgement;
+  const findings = [...(j?.findings ?? []), ...i.extra];
+  // Stryker disable next-line ArrayDeclaration: equivalent; a made-up mode id caps no row.
+  const none: AutoEvidence = { testsGreen: false, visibleGreen: false, hiddenGreen: false, protectedIntact: false, workspaceOk: false, receiptsOk: false, matchedModes: [] };
+  const evidence = j ? { ...autoEvidence(j), workspaceOk: autoEvidence(j).workspaceOk && !i.extra.some((f) => f.kind === 'secret') } : none;
+  const rows = cardRows(i.packet, evidence, j ? quoteEvidence({ description: j.description, findings }) : () => 'not graded');
+  return {
+    schemaVersion: SCORECARD_SCHEMA_VERSION,
+    kind: SCORECARD_KIND,
+    kit: { version: i.kitVersion },
+    packet: { id: i.packet.id, version: i.packet.prompt.data.version, digest: i.packet.digest },
+    submission: i.submission,
+    date: i.date,
+    sandbox: i.sandbox,
+    graded: j !== null,
+    verdict: j ? verdictOf(findings) : 'REFUSED',
+    tests: j ? { ...j.tests, failingVisible: j.failing.visible, failingHidden: j.failing.hidden, expected: i.expected, description: j.description } : null,
+    findings,
+    rows,
+    decision: decisionSoFar(i.packet, rows, j !== null && j.verdict !== 'INCONCLUSIVE'),
+  };
+}
+
+/** Calibration: the card of a judgement with every judgement row at its best allowed score. */
+export function calibrationCard(packet: CodePacket, j: Pick<Judgement, 'testsGreen' | 'visibleGreen' | 'hiddenGreen' | 'findings' | 'signals' | 'description'>): { rows: CardRow[]; decision: Decision } {
+  const rows = cardRows(packet, autoEvidence(j), quoteEvidence(j), true);
+  return { rows, decision: decide(packet.rubric.data, Object.fromEntries(rows.map((r) => [r.id, r.score ?? 0]))) };
+}
+
+/** The packet's own text in a table cell: its Markdown kept, a `|` or newline kept out of the table. */
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/**
+ * scorecard.md: the card in a minute's reading. Everything the submission wrote is escaped (it
+ * reads as text, never as the card's own bold, headings, rows or links) and what is only the
+ * runner's or the submission's word is labelled as such.
+ */
+export function scorecardMarkdown(c: Scorecard): string {
+  const out: string[] = [];
+  const md = markdownCandidate;
+  out.push(`# ${c.packet.id} ${c.packet.version}: ${markdownText(c.submission.name)}`, '');
+  out.push(`**${c.verdict}**, decision so far: **${c.decision.state}** (${c.decision.reason}).`, '');
+  out.push(`- Submission: ${md(c.submission.source, CANDIDATE_TEXT_LIMITS.sentence)} (${c.submission.kind}, sha256 \`${c.submission.sha256 ?? 'unknown'}\`)`);
+  out.push(`- Packet digest: \`${c.packet.digest}\`${c.submission.stated.digest && c.submission.stated.digest !== c.packet.digest ? ` (the submission names \`${c.submission.stated.digest}\`)` : ''}`);
+  if (c.submission.stated.version !== null && c.submission.stated.version !== c.packet.version) out.push(`- The submission's README names version ${md(c.submission.stated.version)} (${CANDIDATE_LABEL})`);
+  out.push(`- Graded ${c.date} by packet-kit ${c.kit.version}${c.sandbox ? ` in ${c.sandbox}` : ''}`);
+  if (c.tests) out.push(`- Tests: ${markdownText(c.tests.description)}; expected ${c.tests.expected.visible} visible and ${c.tests.expected.hidden} held-out`);
+  if (c.submission.dropped.length) out.push(`- Set aside (caches, version control): ${c.submission.dropped.map((p) => md(p)).join(', ')}`);
+  out.push('', '| row | score | evidence |', '|---|---|---|');
+  for (const r of c.rows) {
+    const score = r.score === null ? `__ / ${r.cap ? `${r.cap.max} (capped by ${cell(r.cap.mode)})` : r.max}` : `${r.score} / ${r.max}`;
+    out.push(`| ${cell(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${r.evidence === null ? cell(r.criterion) : markdownText(r.evidence)} |`);
+  }
+  out.push('');
+  if (c.findings.length) {
+    out.push('## Findings', '', 'The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut.', '');
+    for (const f of c.findings) out.push(`- ${f.severity === 'warning' ? 'warning ' : ''}**${f.code}** ${f.file ? `${md(`${capLine(f.file)}${f.line ? `:${f.line}` : ''}`, Infinity)} ` : ''}${markdownText(f.message)} _Hint: ${markdownText(f.hint)}_`);
+    out.push('');
+  } else out.push('No findings.', '');
+  if (c.tests?.failingVisible.length || c.tests?.failingHidden.length) {
+    out.push('## Failing tests', '', `As the test runner printed them (${CANDIDATE_LABEL}: code under test can print these lines too):`, '');
+    for (const t of c.tests.failingVisible) out.push(`> - visible: ${md(t)}`);
+    for (const t of c.tests.failingHidden) out.push(`> - held-out: ${md(t)}`);
+    out.push('');
+  }
+  return out.join('\n');
+}

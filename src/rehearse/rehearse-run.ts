@@ -1,0 +1,130 @@
+/**
+ * `packet rehearse` as a library call, from its flags to its exit code: the shard checked (the
+ * numbers come checked by the flag spec; a flag not given takes its default), the run context
+ * opened (the model, the endpoint, the key, the budget, the sandbox in a scratch root of its
+ * own), the packets loaded, the rehearsal run, the context disposed of. Every line it has to say goes to the reporter; the command only parses and prints.
+ */
+import path from 'node:path';
+import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { diagnose } from '../errors/catalog.ts';
+import { ModelErrors } from '../errors/model-catalog.ts';
+import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
+import { kitIdentity } from '../kit/identity.ts';
+import { loadPackets } from '../packets/load.ts';
+import { codePackets } from '../packets/packet.ts';
+import { openRunContext, type RunHost } from '../runs/context.ts';
+import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
+import { fanOut } from '../runs/reporter.ts';
+import { directoryCache, noCache } from './cache.ts';
+import { folderTimestamp } from './model-run-report.ts';
+import type { RehearsalReporter } from './reporter.ts';
+import { junitReportFile } from './junit.ts';
+import { jsonReportFile } from './report-file.ts';
+import { runRehearsal } from './run-rehearsal.ts';
+import { parseShard, selectShard } from './shard.ts';
+
+/** The flags of `packet rehearse`, as parsed: numbers within the bounds of the flag spec. */
+export interface RehearseFlags extends PoolFlags, BudgetFlagValues {
+  /** The packet ids named; none: every packet. */
+  ids: readonly string[];
+  packets: string;
+  report: string;
+  /** Also write the report as JUnit XML to this file. */
+  junit?: string | undefined;
+  'no-cache': boolean;
+  unconfined: boolean;
+  shard?: string | undefined;
+  endpoint?: string | undefined;
+  model?: string | undefined;
+  'endpoint-jobs'?: number | undefined;
+  'api-key-env': string;
+  out?: string | undefined;
+  feedback?: number | undefined;
+  stall?: number | undefined;
+  'attempt-timeout'?: number | undefined;
+  'max-reply-tokens'?: number | undefined;
+}
+
+/** The live-model flags' values when not given (the flag spec shows the same defaults). */
+export const REHEARSE_DEFAULTS = { 'endpoint-jobs': 2, feedback: 2, stall: 2, 'attempt-timeout': 120, 'max-reply-tokens': 4096 } as const;
+
+/** Rehearse as `packet rehearse` does; returns its exit code (2: a wrong flag, no sandbox, an endpoint that cannot be used). */
+export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter: RehearsalReporter): Promise<number> {
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  if (shard && 'error' in shard) {
+    reporter.onMessage?.(`packet rehearse: --shard ${shard.error}.\n`);
+    return 2;
+  }
+  const pool = poolOf(flags);
+  const d = REHEARSE_DEFAULTS;
+  const budget = budgetFlags(flags);
+  const model = { endpoint: flags.endpoint, model: flags.model, apiKeyEnv: flags['api-key-env'], modelList: true, keyAlways: true, scriptedOnly: 'rehearsing the scripted replies only' };
+  const ctx = openRunContext('rehearse', host, { unconfined: flags.unconfined, packets: flags.packets, model, budget }, reporter);
+  if (!ctx) return 2;
+  try {
+    const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd, ids: flags.ids as string[] });
+    const withCode = codePackets(loaded.packets);
+    const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error'));
+    if (errors.length) {
+      reporter.onPacketDiagnostics?.(errors);
+      reporter.onMessage?.(`packet rehearse: fix the errors above first (\`npx packet check\` lists them).\n`);
+      return 1;
+    }
+    if (ctx.models) {
+      const ignored = new Set<string>();
+      for (const p of withCode) for (const i of ctx.budget(p.prompt.data.budget).ignored) ignored.add(`${p.id}: ${i}`);
+      if (ignored.size) reporter.onDiagnostic?.(diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
+    }
+    const sandbox = await ctx.sandbox();
+    if (!sandbox.ok) {
+      reporter.onDiagnostic?.(sandbox.diagnostic);
+      return 2;
+    }
+    const { ready } = sandbox;
+    const packetsDir = path.resolve(host.cwd, flags.packets);
+    const selected = shard ? selectShard(withCode, (p) => p.id, shard) : withCode;
+    if (shard) reporter.onShard?.(shard, selected.length, withCode.length);
+    const fingerprint = kitFingerprint(KIT_ROOT);
+    const { timeoutMs } = pool;
+    const reportFile = path.resolve(host.cwd, flags.report);
+    const junitFile = flags.junit === undefined ? undefined : path.resolve(host.cwd, flags.junit);
+    const { exitCode } = await runRehearsal({
+      packets: selected,
+      ...(shard ? { shard } : {}),
+      kit: kitIdentity(KIT_ROOT, fingerprint),
+      packetDirs: new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)])),
+      ctx,
+      sandbox: ready,
+      jobs: pool.jobs,
+      timeoutMs,
+      cache: flags['no-cache'] ? noCache : directoryCache(path.resolve(host.cwd, 'node_modules/.cache/packet-kit/rehearse'), fingerprint),
+      // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
+      labTables: ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: fingerprint, timeoutMs, fresh: flags['no-cache'] }),
+      reporter: fanOut([jsonReportFile(reportFile, ctx.redact), ...(junitFile ? [junitReportFile(junitFile, ctx.redact)] : []), reporter]),
+      outDir: path.resolve(host.cwd, flags.out ?? path.join('out', 'rehearsals', folderTimestamp(host.now()))),
+      cwd: host.cwd,
+      date: host.now,
+      ...(ctx.models
+        ? {
+            live: {
+              models: ctx.models,
+              endpointJobs: flags['endpoint-jobs'] ?? d['endpoint-jobs'],
+              ...(ctx.live ? { endpoint: ctx.live } : {}),
+              apiKey: ctx.apiKey,
+              flags: budget,
+              feedbackTurns: flags.feedback ?? d.feedback,
+              stallCalls: flags.stall ?? d.stall,
+              attemptTimeoutMs: (flags['attempt-timeout'] ?? d['attempt-timeout']) * 1000,
+              maxReplyTokens: flags['max-reply-tokens'] ?? d['max-reply-tokens'],
+            },
+          }
+        : {}),
+    });
+    reporter.onReportWritten?.(reportFile);
+    if (junitFile) reporter.onReportWritten?.(junitFile, 'junit');
+    return exitCode;
+  } finally {
+    await ctx.dispose();
+  }
+}
+
