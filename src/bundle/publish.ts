@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { fsFault } from '../errors/fs-fault.ts';
 import path from 'node:path';
 import { pidAlive } from './pid-alive.ts';
 
@@ -14,6 +15,12 @@ import { pidAlive } from './pid-alive.ts';
  * once every staging folder is gone the new pair is complete (commit), and recovery finishes by
  * removing the old folders; before that, recovery undoes the renames and the previous pair is
  * back. Nothing of either pair is deleted before the commit.
+ *
+ * One publish at a time: a publish (and a recovery) first takes a lock beside the site, a file
+ * created exclusively that holds the owner's process id. A second build that finds it held by a
+ * live process is refused ({@link PublishBusyError}) before it touches anything, so two swaps
+ * never interleave and no journal is overwritten by another build's. A lock whose process is gone
+ * is stale: its journal is resolved first, then the lock is taken over.
  */
 
 /** The work folders beside a target: `.dist-staging-<tag>` (the new folder), `.dist-old-<tag>` (the previous one, set aside), `.dist-search-<tag>` (the search index being made). */
@@ -26,6 +33,81 @@ export function siblingNames(target: string, tag: string): { staging: string; ol
 /** The journal of a publish whose first target is `target`: `.<name>-publish.json` beside it. */
 export function journalPath(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}-publish.json`);
+}
+
+/** The lock of the publishes into `target`: `.<name>-publish.lock` beside it, holding the owner's process id. */
+export function lockPath(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}-publish.lock`);
+}
+
+/** A publish refused because another live process holds the lock. */
+export class PublishBusyError extends Error {
+  readonly pid: number;
+  readonly target: string;
+  constructor(target: string, pid: number) {
+    super(`${path.basename(target)} is being published by process ${pid}`);
+    this.name = 'PublishBusyError';
+    this.pid = pid;
+    this.target = target;
+  }
+}
+
+/** The pid a lock file names, or undefined when it names none (being written, or not a lock). */
+function lockOwner(file: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Take the publish lock of `target`: a release function, or the pid of the live process that
+ * holds it. This process holding it already counts as held (publishes do not nest). A stale
+ * lock (its process gone) is moved aside under a name of this process's and checked to be the
+ * one read, so two processes taking over the same stale lock cannot both win.
+ */
+function takeLock(target: string): { release(): void } | { owner: number } {
+  const file = lockPath(target);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      try {
+        writeSync(fd, `${process.pid}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      return {
+        release() {
+          if (lockOwner(file) === process.pid) unlinkSync(file);
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const owner = lockOwner(file);
+    // A lock with no pid yet is being written by its owner this instant: held.
+    if (owner === undefined || owner === process.pid || pidAlive(owner)) return { owner: owner ?? 0 };
+    const aside = `${file}.${process.pid}.stale`;
+    try {
+      renameSync(file, aside);
+    } catch {
+      continue; // another process took it over first; look again
+    }
+    if (lockOwner(aside) !== owner) {
+      // Not the stale lock read a moment ago: a live one, taken over meanwhile; put it back.
+      try {
+        renameSync(aside, file);
+      } catch {
+        // Its owner's release already ran; nothing to put back.
+      }
+      continue;
+    }
+    unlinkSync(aside);
+  }
+  return { owner: lockOwner(file) ?? 0 };
 }
 
 /** One folder a publish replaces. */
@@ -44,7 +126,7 @@ interface Journal {
   targets: { target: string; staging: string; old: string; hadOld: boolean }[];
 }
 
-/** The steps of a publish, in order, as {@link PublishHooks.beforeStep} names them. */
+/** The steps of a publish, in order, as {@link PublishHooks.beforeStep} names them (the lock is taken before the first). */
 export type PublishStep = `journal` | `aside:${number}` | `in:${number}` | `commit` | `clean:${number}` | `done`;
 
 /** Observes a publish; tests use it to kill the process before a step. */
@@ -84,10 +166,25 @@ function writeDurably(file: string, text: string): void {
 /**
  * Replace every target by its staging folder, as one publish. Synchronous, so no signal handler
  * runs in between; a kill (SIGKILL, power loss) at any point is resolved by {@link recoverPublish}.
- * A rename that fails (a full disk, a permission) is undone at once and thrown.
+ * Takes the lock first: held by another live process, nothing is touched and
+ * {@link PublishBusyError} is thrown; left by a dead one, its interrupted publish is resolved first.
+ * A rename that fails (a full disk, a permission) is undone at once and thrown. Returns what could
+ * not be cleaned up after the commit (an old folder that cannot be removed), in words: the new
+ * pair is in place all the same.
  */
-export function publish(targets: readonly PublishTarget[], tag: string, hooks: PublishHooks = {}): void {
-  if (!targets.length) return;
+export function publish(targets: readonly PublishTarget[], tag: string, hooks: PublishHooks = {}): string[] {
+  if (!targets.length) return [];
+  const lock = takeLock(targets[0]!.target);
+  if ('owner' in lock) throw new PublishBusyError(targets[0]!.target, lock.owner);
+  try {
+    recoverJournal(targets[0]!.target);
+    return publishLocked(targets, tag, hooks);
+  } finally {
+    lock.release();
+  }
+}
+
+function publishLocked(targets: readonly PublishTarget[], tag: string, hooks: PublishHooks): string[] {
   const step = (s: PublishStep) => hooks.beforeStep?.(s);
   const journal: Journal = {
     schemaVersion: 1,
@@ -111,12 +208,27 @@ export function publish(targets: readonly PublishTarget[], tag: string, hooks: P
   }
   step('commit');
   for (const t of journal.targets) syncDir(path.dirname(t.target));
+  const left: string[] = [];
   journal.targets.forEach((t, i) => {
     step(`clean:${i}`);
-    rmSync(t.old, { recursive: true, force: true });
+    const why = removeFolder(t.old);
+    if (why) left.push(why);
   });
   step('done');
   unlinkSync(file);
+  return left;
+}
+
+/** Remove a folder; a file system fault (a read-only old site) is said in words rather than thrown: what it leaves is only an old copy. */
+function removeFolder(dir: string): string | undefined {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  } catch (err) {
+    const fault = fsFault(err);
+    if (!fault) throw err;
+    return `could not remove ${path.basename(dir)} (${fault.reason}${fault.path && fault.path !== dir ? ` at ${fault.path}` : ''}): remove it by hand; the next build tries again`;
+  }
 }
 
 /** Put the previous folders back: each new folder out (to its staging name), each old one in. */
@@ -131,10 +243,26 @@ function rollBack(journal: Journal): void {
 /**
  * Resolve a publish that was interrupted (the process killed, the machine stopped) between its
  * journal and its end: finish it when every new folder is in place, undo it otherwise. Returns a
- * line saying what was done, or undefined when there was nothing to do. A journal of a process
- * still running is left alone (another build is publishing).
+ * line saying what was done, or undefined when there was nothing to do. Taken under the publish
+ * lock: a lock or a journal of a process still running is left alone (another build is publishing).
  */
 export function recoverPublish(target: string): string | undefined {
+  let lock: ReturnType<typeof takeLock>;
+  try {
+    lock = takeLock(target);
+  } catch {
+    return undefined; // no lock can be written beside the target: nothing was ever published there
+  }
+  if ('owner' in lock) return undefined;
+  try {
+    return recoverJournal(target);
+  } finally {
+    lock.release();
+  }
+}
+
+/** {@link recoverPublish} with the lock held. */
+function recoverJournal(target: string): string | undefined {
   const file = journalPath(target);
   let text: string;
   try {
@@ -150,18 +278,24 @@ export function recoverPublish(target: string): string | undefined {
     // Written durably, so never half a journal; something else wrote this file.
     return `left ${path.basename(file)} alone: it is not a publish journal`;
   }
+  // A journal without a lock's protection (written by an older kit) of a process still running.
   if (journal.pid !== process.pid && pidAlive(journal.pid)) return undefined;
   const committed = journal.targets.every((t) => !existsSync(t.staging));
+  const left: string[] = [];
   if (committed) {
-    for (const t of journal.targets) rmSync(t.old, { recursive: true, force: true });
+    for (const t of journal.targets) {
+      const why = removeFolder(t.old);
+      if (why) left.push(why);
+    }
   } else {
     rollBack(journal);
   }
   unlinkSync(file);
   const names = journal.targets.map((t) => path.basename(t.target)).join(' and ');
-  return committed
+  const line = committed
     ? `finished an interrupted publish: the new ${names} were complete`
     : `undid an interrupted publish: the previous ${names} are back`;
+  return [line, ...left].join('; ');
 }
 
 /**
@@ -188,8 +322,7 @@ export function recoverStale(target: string): string[] {
       renameSync(abs, target);
       done.push(`restored ${name} as ${base}`);
     } else {
-      rmSync(abs, { recursive: true, force: true });
-      done.push(`removed ${name}`);
+      done.push(removeFolder(abs) ?? `removed ${name}`);
     }
   }
   return done;

@@ -152,4 +152,22 @@ export const BundleErrors = {
     message: ({ reason }) => `The build stopped at step "search": the site's search index could not be made (${reason}). The previous site is kept.`,
     hint: () => 'Check that the pagefind package installed its binary for this platform (`npx pagefind --version`); `npm ci` installs it.',
   }),
+  BuildOutputUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK318',
+    name: 'BuildOutputUnwritable',
+    title: 'An output folder of the build cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) =>
+      `The build could not write ${folder}: ${reason}. Nothing was published: the previous site and reviewer bundles are kept, and the build's staging folders were removed.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--out-dir DIR and --reviewer-dir DIR choose the folders), then build again.`,
+  }),
+  PublishBusy: entry<{ folder: string; pid: number }>({
+    code: 'PK319',
+    name: 'PublishBusy',
+    title: 'Another build is publishing into the same folder',
+    severity: 'error',
+    message: ({ folder, pid }) =>
+      `Another build (process ${pid}) is publishing into ${folder} right now, so this one did not: two publishes at once could leave the site of one build beside the reviewer bundles of the other. The folders hold one whole build.`,
+    hint: ({ pid }) => `Wait for process ${pid} to finish (or stop it), then build again; a lock whose process is gone is taken over by the next build.`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;
