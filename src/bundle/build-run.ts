@@ -47,6 +47,8 @@ export function unwrap<T>(s: Settled<T>): T {
 
 /** One build's shared state. */
 export interface BuildRun {
+  /** The step started last (a fault in the build's own folders is reported as its). */
+  current: BuildStep | undefined;
   /** Milliseconds per step; steps that run in parts add up. */
   durations: Partial<Record<BuildStep, number>>;
   /** Run `fn` as (part of) a step, timing it. */
@@ -76,9 +78,11 @@ export function startRun(options: { cwd: string; outDir: string; signal: AbortSi
   const rel = (p: string) => path.relative(options.cwd, p).split(path.sep).join('/') || '.';
   const interrupted = () =>
     new StepFailure('interrupted', [], diagnose(BundleErrors.BuildInterrupted, { file: rel(options.outDir) }, { signal: String(options.signal.reason ?? 'aborted') }), 130);
-  return {
+  const run: BuildRun = {
+    current: undefined,
     durations,
     async timed(step, fn) {
+      run.current = step;
       const t0 = options.now();
       try {
         return await fn();
@@ -96,6 +100,7 @@ export function startRun(options: { cwd: string; outDir: string; signal: AbortSi
     pending: [],
     detach: () => options.signal.removeEventListener('abort', onSignal),
   };
+  return run;
 }
 
 /** The ids of the packets the diagnostics are about (by their folder), in order; a file outside every packet by its name. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { fsFault } from '../errors/fs-fault.ts';
 import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
 import { codePackets, packetsOfKind, type CodePacket, type Lab, type Packet, type PacketOf } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
@@ -14,7 +15,7 @@ import type { PacketFileReader } from './candidate-zip.ts';
 import { assistantPublicTexts, keyTexts } from './lab-key.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type CanaryCache, type ScannedFiles } from './canary.ts';
 import { buildManifest, manifestJson, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
-import { publish, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
+import { publish, PublishBusyError, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
 import type { MutationEvidence } from './reviewer-bundle.ts';
 import type { SearchIndexResult } from './search-index.ts';
 import type { SiteBuildResult } from './site-build.ts';
@@ -144,8 +145,17 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const site = siblingNames(options.outDir, options.tag);
   const reviewer = siblingNames(options.reviewerDir, options.tag);
   const searchDir = siblingNames(options.outDir, options.tag).search;
-  for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.reporter.onLine?.(`build: ${line}\n`);
   try {
+    // The recovery and the probe of the folders belong to the publish: a fault there is reported as its.
+    run.current = 'publish';
+    for (const line of recoverTargets(options.outDir, options.reviewerDir)) options.reporter.onLine?.(`build: ${line}\n`);
+    // Both folders' parents must take the staging folders, before any packet is worked on.
+    for (const staging of [site.staging, reviewer.staging]) {
+      await mkdir(path.dirname(staging), { recursive: true });
+      await mkdir(staging);
+      await rm(staging, { recursive: true });
+    }
+    run.current = undefined;
     // 1a. check: load and validate. Nothing starts unless every packet is valid.
     run.gate();
     const loaded = await run.timed('check', () => options.steps.load());
@@ -181,6 +191,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     // 6a. while Astro runs: the reviewer bundles (into their own staging folder) and the canaries.
     run.gate();
     const lastReport = report ?? (await options.steps.lastReport());
+    run.current = 'reviewer';
     await rm(reviewer.staging, { recursive: true, force: true });
     await mkdir(reviewer.staging, { recursive: true });
     const bundled = await settle(
@@ -210,6 +221,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const zipsScanned = canaries.ok ? await settle(run.timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
     await siteGate(run, options, siteBuild!, site.staging);
     // The candidate's test table of each lab, beside its pages (the held-out results and the key go to the reviewer bundle only).
+    run.current = 'labs';
     for (const [id, table] of tables) {
       await mkdir(path.join(site.staging, 'packets', id), { recursive: true });
       await writeFile(path.join(site.staging, 'packets', id, LAB_TABLE_FILE), `${JSON.stringify(candidateTable(table))}\n`);
@@ -223,11 +235,19 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       await mkdir(path.dirname(options.outDir), { recursive: true });
       await mkdir(path.dirname(options.reviewerDir), { recursive: true });
       run.gate();
-      publish([{ target: options.outDir, staging: site.staging }, { target: options.reviewerDir, staging: reviewer.staging }], options.tag, options.publishHooks);
+      try {
+        const left = publish([{ target: options.outDir, staging: site.staging }, { target: options.reviewerDir, staging: reviewer.staging }], options.tag, options.publishHooks);
+        for (const line of left) options.reporter.onLine?.(`build: publish    ${line}\n`);
+      } catch (err) {
+        if (!(err instanceof PublishBusyError)) throw err;
+        const folder = `${run.rel(options.outDir)}/`;
+        throw new StepFailure('publish', [], diagnose(BundleErrors.PublishBusy, { file: run.rel(options.outDir) }, { folder, pid: err.pid }), 2);
+      }
     });
     options.reporter.onLine?.(`build: publish    ${run.rel(options.outDir)}/ and ${run.rel(options.reviewerDir)}/ replaced as a pair\n`);
     return { ok: true, durations: run.durations, packets: built(packets, zips, bundles, rehearse ? 'fails-closed' : 'not-rehearsed') };
-  } catch (err) {
+  } catch (thrown) {
+    const err = outputFault(run, options, thrown) ?? thrown;
     if (!(err instanceof StepFailure)) throw err;
     const failure = options.signal.aborted && err.step !== 'interrupted' ? run.interrupted() : err;
     return { ok: false, step: failure.step, packets: failure.packets, diagnostic: failure.diagnostic, exitCode: failure.exitCode, durations: run.durations };
@@ -236,10 +256,43 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     run.stop.abort('build stopped');
     await Promise.all(run.pending);
     run.detach();
-    await rm(site.staging, { recursive: true, force: true });
-    await rm(reviewer.staging, { recursive: true, force: true });
-    await rm(searchDir, { recursive: true, force: true });
+    for (const dir of [site.staging, reviewer.staging, searchDir]) await removeWorkFolder(options, dir);
   }
+}
+
+/** Remove a work folder of the build; one that cannot be (a fault of its disk) is named, not thrown over the build's result. */
+async function removeWorkFolder(options: BuildOptions, dir: string): Promise<void> {
+  try {
+    await rm(dir, { recursive: true, force: true });
+  } catch (err) {
+    const fault = fsFault(err);
+    if (!fault) throw err;
+    if (fault.errno === 'ENOTDIR') return; // a file stands in its parent's place: the folder cannot exist
+    options.reporter.onLine?.(`build: could not remove ${path.relative(options.cwd, dir)} (${fault.reason}): remove it by hand\n`);
+  }
+}
+
+/**
+ * A file system fault (unwritable, full, vanished) in one of the build's own folders (a target,
+ * its staging, aside or search folder, its lock or journal) as the failure that names the target
+ * and the fix, exit 2; anything else is left as it is.
+ */
+function outputFault(run: BuildRun, options: BuildOptions, err: unknown): StepFailure | undefined {
+  if (err instanceof StepFailure) return undefined;
+  const fault = fsFault(err);
+  const dest = (err as { dest?: unknown }).dest;
+  if (!fault) return undefined;
+  const within = (p: string | undefined, target: string) => {
+    if (!p) return false;
+    const abs = path.resolve(p);
+    return abs === target || abs.startsWith(`${target}${path.sep}`) || abs.startsWith(path.join(path.dirname(target), `.${path.basename(target)}-`)) || target.startsWith(`${abs}${path.sep}`);
+  };
+  const paths = [fault.path, typeof dest === 'string' ? dest : undefined];
+  const target = [options.outDir, options.reviewerDir].find((t) => paths.some((p) => within(p, t)));
+  if (!target) return undefined;
+  const at = fault.path && path.resolve(fault.path) !== target ? ` (at ${run.rel(fault.path)})` : '';
+  const diagnostic = diagnose(BundleErrors.BuildOutputUnwritable, { file: run.rel(target) }, { folder: `${run.rel(target)}/`, reason: `${fault.reason}${at}`, fix: fault.fix });
+  return new StepFailure(run.current ?? 'check', [], diagnostic, 2);
 }
 
 /** Throw the check failure when the diagnostics hold an error. */
@@ -262,6 +315,7 @@ async function zipsAndSite(
   rehearsal: RehearsalStatus,
 ): Promise<{ zipped: Settled<CandidateZips>; siteBuild: Promise<Settled<SiteBuildResult>> | undefined }> {
   run.gate();
+  run.current = 'zips';
   await rm(staging, { recursive: true, force: true });
   await mkdir(path.join(staging, ZIPS_DIR), { recursive: true });
   const zipped = await settle(run.timed('zips', () => buildCandidateZips(packets, options.reader, staging, options.zipCache)));
@@ -341,6 +395,7 @@ const UNUSED_SEARCH_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(
 async function searchGate(run: BuildRun, options: BuildOptions, packets: readonly CodePacket[], search: Promise<Settled<SearchIndexResult>>, dir: string, staging: string): Promise<void> {
   const result = unwrap(await search);
   run.gate();
+  run.current = 'search';
   if (!result.ok) throw new StepFailure('search', [], diagnose(BundleErrors.SearchIndexFailed, { file: run.rel(options.outDir) }, { reason: result.reason }));
   for (const name of await readdir(dir)) if (UNUSED_SEARCH_FILES.test(name)) await rm(path.join(dir, name));
   await rename(dir, path.join(staging, SEARCH_DIR));

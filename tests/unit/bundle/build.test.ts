@@ -236,4 +236,47 @@ describe('runBuild', () => {
       expect(await readdir(cacheDir, { recursive: true })).toEqual([]);
     });
   });
+
+  describe('an output folder that cannot be written', () => {
+    // Made so even as root, where a read-only mode does not stop a write: a regular file where a folder must be.
+    it('stops before any step with PK318 naming the site folder when its parent is a file (exit 2), leaving nothing', async () => {
+      await writeFile(path.join(root, 'blocker'), 'a file, not a folder');
+      const { result, left } = await build({}, undefined, { outDir: path.join(root, 'blocker/dist') });
+      expect(result).toMatchObject({ ok: false, step: 'publish', exitCode: 2, diagnostic: { code: 'PK318', file: 'blocker/dist' } });
+      expect(!result.ok && result.diagnostic.message).toMatch(/^The build could not write blocker\/dist\/: a file stands where a folder should be \(EEXIST\) \(at blocker\)\. Nothing was published/);
+      expect(!result.ok && result.diagnostic.hint).toMatch(/^Move that file away, or choose another folder \(--out-dir DIR/);
+      expect(left).toEqual([]);
+      expect(await readdir(root)).toEqual(['blocker', 'dist']);
+    });
+
+    it('names the reviewer folder when it is the one that cannot be written', async () => {
+      await writeFile(path.join(root, 'out'), 'a file, not a folder');
+      const { result, left, previous } = await build();
+      expect(result).toMatchObject({ ok: false, exitCode: 2, diagnostic: { code: 'PK318', file: 'out/reviewer' } });
+      expect(left).toEqual([]);
+      expect(previous).toBe('previous site');
+    });
+
+    it('stops with PK318 when the staging folder vanishes mid-build, and keeps the previous site', async () => {
+      const { result, left, previous } = await build({
+        buildSite: async ({ outDir }) => {
+          await rm(outDir, { recursive: true, force: true });
+          return { ok: true, output: '' };
+        },
+      });
+      expect(result).toMatchObject({ ok: false, exitCode: 2, diagnostic: { code: 'PK318', file: 'dist' } });
+      expect(!result.ok && result.diagnostic.message).toMatch(/a folder vanished while it was written \(ENOENT\)/);
+      expect(left).toEqual([]);
+      expect(previous).toBe('previous site');
+    });
+
+    it('is refused with PK319 while another live build holds the publish lock, keeping the previous site', async () => {
+      await writeFile(path.join(root, '.dist-publish.lock'), `${process.ppid}\n`);
+      const { result, previous } = await build();
+      expect(result).toMatchObject({ ok: false, step: 'publish', exitCode: 2, diagnostic: { code: 'PK319', file: 'dist' } });
+      expect(!result.ok && result.diagnostic.message).toContain(`Another build (process ${process.ppid}) is publishing into dist/`);
+      expect(previous).toBe('previous site');
+      expect((await readdir(root)).filter((n) => n.startsWith('.'))).toEqual(['.dist-publish.lock']);
+    });
+  });
 });
