@@ -187,4 +187,30 @@ export const GradeErrors = {
     message: ({ id, kind }) => `"${id}" is a ${kind}: a candidate does it on its page, whose scoring sheet the reviewer fills in, so there is no submission to grade.`,
     hint: () => 'Grade a take-home packet (kind: takehome); a lab or drill is scored on its scoring page.',
   }),
+  GradeOutUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK540',
+    name: 'GradeOutUnwritable',
+    title: 'The grades folder cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) => `The grades folder ${folder} cannot be written: ${reason}. No submission was graded, since no scorecard could be kept.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--out DIR chooses the folder), then grade again.`,
+  }),
+  ScorecardUnwritable: entry<{ name: string; folder: string; reason: string; fix: string }>({
+    code: 'PK541',
+    name: 'ScorecardUnwritable',
+    title: 'A scorecard could not be written',
+    severity: 'error',
+    message: ({ name, folder, reason }) =>
+      `The scorecard of "${name}" could not be written to ${folder}: ${reason}. The submission was graded, but its card is not kept (nothing half-written is left); summary.json and summary.csv mark it "not written", and the other scorecards were written.`,
+    hint: ({ fix, name }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, then grade "${name}" again.`,
+  }),
+  SummaryUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK542',
+    name: 'SummaryUnwritable',
+    title: 'The batch summary could not be written',
+    severity: 'error',
+    message: ({ folder, reason }) =>
+      `summary.json and summary.csv could not be written to ${folder}: ${reason}. The scorecards written before are in their folders; the summary is not (nothing half-written is left).`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, then grade the batch again.`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -12,6 +12,7 @@ import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { kitVersion } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
+import { folderFault } from '../runs/output-folder.ts';
 import { poolOf, type PoolFlags } from '../runs/run-flags.ts';
 import { gradeSubmissions, type GradeReporter } from './grade.ts';
 
@@ -26,7 +27,7 @@ export interface GradeFlags extends PoolFlags {
   unconfined: boolean;
 }
 
-/** Grade as `packet grade` does; returns its exit code (0 all graded, 1 some could not be, 2 no sandbox, a bad flag, no such packet). */
+/** Grade as `packet grade` does; returns its exit code (0 all graded, 1 some could not be, 2 no sandbox, a bad flag, no such packet, a scorecard or the grades folder that cannot be written). */
 export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: GradeReporter): Promise<number> {
   const { id } = flags;
   const pool = poolOf(flags);
@@ -47,6 +48,13 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     }
     return 2;
   }
+  const outDir = path.resolve(host.cwd, flags.out, id);
+  const fault = await folderFault(outDir);
+  if (fault) {
+    const folder = path.relative(host.cwd, outDir) || '.';
+    reporter.onDiagnostic?.(diagnose(GradeErrors.GradeOutUnwritable, { file: folder }, { folder: `${folder}/`, reason: fault.reason, fix: fault.fix }));
+    return 2;
+  }
   const ctx = openRunContext('grade', host, { unconfined: flags.unconfined, packets: flags.packets })!;
   try {
     const sandbox = await ctx.sandbox();
@@ -58,10 +66,10 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     const { environment } = ready;
     if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
     const files = await loadPacketFiles(packet, path.resolve(host.cwd, flags.packets, source.folder));
-    const { cards } = await gradeSubmissions({
+    const { cards, unwritten } = await gradeSubmissions({
       files,
       submissions: flags.submissions.map((s) => path.resolve(host.cwd, s)),
-      outDir: path.resolve(host.cwd, flags.out, id),
+      outDir,
       runner: ready.runner(pool.timeoutMs, packet.prompt.data.sandbox),
       sandboxKind: environment.sandbox.kind,
       scratchDir: ready.scratchDir,
@@ -72,6 +80,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
       random: Math.random,
       reporter,
     });
+    if (unwritten.length) return 2;
     return cards.some((c) => !c.graded || c.verdict === 'INCONCLUSIVE') ? 1 : 0;
   } finally {
     await ctx.dispose();

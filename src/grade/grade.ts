@@ -3,11 +3,16 @@
  * any sandbox (deliverables, protected files, the contract, secrets, the version the submission
  * names, the receipts), then the one judge in the sandbox, then the scorecard (JSON and
  * Markdown) in its own folder, and a batch summary (CSV and JSON). A submission that cannot be
- * read is a scorecard with its finding; it never stops the batch.
+ * read is a scorecard with its finding; it never stops the batch. Nor does a scorecard that cannot
+ * be written (a full disk, a folder gone or taken by a file): the others are written, the summary
+ * marks it "not written" and the batch names it (PK541).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { diagnose } from '../errors/catalog.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { fsFault } from '../errors/fs-fault.ts';
 import { GradeErrors } from '../errors/grade-catalog.ts';
 import { finding, type Finding } from '../judge/findings.ts';
 import { judgeRun } from '../judge/judge-run.ts';
@@ -15,6 +20,7 @@ import { staticFindings } from '../judge/judge.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
 import { scanManyForSecrets } from '../lint/secrets.ts';
+import { writeFileWhole } from '../runs/output-folder.ts';
 import type { RunMessages } from '../runs/reporter.ts';
 import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
@@ -71,6 +77,10 @@ export interface SummaryRow {
   maxPoints: number;
   decision: string;
   card: string;
+  /** False when the scorecard could not be written (the disk full, its folder unwritable): `cardError` says why. */
+  cardWritten: boolean;
+  /** Why the scorecard is not there, when it is not. */
+  cardError?: string;
 }
 
 /** The batch summary. */
@@ -101,17 +111,11 @@ export function statedVersion(readme: string | undefined): { version: string | n
   return { version, digest };
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
 
 /** summary.csv: one row per submission, every cell through `csvCell` so no name opens as a formula. */
 export function summaryCsv(summary: GradeSummary): string {
   const head = ['name', 'sha256', 'graded', 'verdict', 'tests', 'errors', 'warnings', 'codes', 'auto_points', 'max_points', 'decision', 'scorecard'];
-  const lines = summary.rows.map((r) => [r.name, r.sha256, r.graded, r.verdict, r.tests, r.errors, r.warnings, r.codes.join(' '), r.autoPoints, r.maxPoints, r.decision, r.card].map(csvCell).join(','));
+  const lines = summary.rows.map((r) => [r.name, r.sha256, r.graded, r.verdict, r.tests, r.errors, r.warnings, r.codes.join(' '), r.autoPoints, r.maxPoints, r.decision, r.cardWritten ? r.card : `not written: ${r.cardError ?? 'unknown'}`].map(csvCell).join(','));
   return `${head.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
 }
 
@@ -154,19 +158,49 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
   return buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra });
 }
 
-/** Grade every submission; write each scorecard and the summary. */
-export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorecard[]; summary: GradeSummary }> {
+/** What a batch gave: the cards, the summary, and the faults of the files that could not be written (PK541, PK542). */
+export interface GradeBatch {
+  cards: Scorecard[];
+  summary: GradeSummary;
+  /** One PK541 per scorecard not written, and a PK542 when the summary is not; empty when everything was written. */
+  unwritten: Diagnostic[];
+}
+
+/** Write a scorecard's two files, both or neither: why not in words (a file system fault), or undefined when written. */
+async function writeCard(dir: string, card: Scorecard): Promise<{ reason: string; fix: string } | undefined> {
+  try {
+    await writeFileWhole(path.join(dir, 'scorecard.json'), `${JSON.stringify(card, null, 2)}\n`);
+    await writeFileWhole(path.join(dir, 'scorecard.md'), scorecardMarkdown(card));
+    return undefined;
+  } catch (err) {
+    const fault = fsFault(err);
+    if (!fault) throw err;
+    // A card of one file is not kept: its JSON without its Markdown would read as written.
+    await rm(path.join(dir, 'scorecard.json'), { force: true }).catch(() => undefined);
+    return fault;
+  }
+}
+
+/** Grade every submission; write each scorecard and the summary, every one that can be. */
+export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
   const names = submissionNames(o.submissions);
   const limit = pLimit(Math.max(1, o.jobs));
   o.reporter?.onRunStart?.(o.submissions.length);
   let done = 0;
+  const notWritten = new Map<Scorecard, string>();
+  const unwritten: Diagnostic[] = [];
   const cards = await Promise.all(
     o.submissions.map((source, i) =>
       limit(async () => {
         const card = await gradeOne(o, source, names[i]!);
         const dir = path.join(o.outDir, names[i]!);
-        await writeAtomic(path.join(dir, 'scorecard.json'), `${JSON.stringify(card, null, 2)}\n`);
-        await writeAtomic(path.join(dir, 'scorecard.md'), scorecardMarkdown(card));
+        const fault = await writeCard(dir, card);
+        if (fault) {
+          notWritten.set(card, fault.reason);
+          const d = diagnose(GradeErrors.ScorecardUnwritable, { file: dir }, { name: names[i]!, folder: dir, reason: fault.reason, fix: fault.fix });
+          unwritten.push(d);
+          o.reporter?.onDiagnostic?.(d);
+        }
         o.reporter?.onCard?.(card, ++done, o.submissions.length);
         return card;
       }),
@@ -191,10 +225,23 @@ export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorec
       maxPoints: c.rows.reduce((n, r) => n + r.max, 0),
       decision: c.decision.state,
       card: `${c.submission.name}/scorecard.json`,
+      cardWritten: !notWritten.has(c),
+      ...(notWritten.has(c) ? { cardError: notWritten.get(c)! } : {}),
     })),
   };
-  await writeAtomic(path.join(o.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  await writeAtomic(path.join(o.outDir, 'summary.csv'), summaryCsv(summary));
+  try {
+    await writeFileWhole(path.join(o.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFileWhole(path.join(o.outDir, 'summary.csv'), summaryCsv(summary));
+  } catch (err) {
+    const fault = fsFault(err);
+    if (!fault) throw err;
+    // Both or neither: a summary.json without its CSV, or of another batch beside this CSV, would mislead.
+    await rm(path.join(o.outDir, 'summary.json'), { force: true }).catch(() => undefined);
+    const d = diagnose(GradeErrors.SummaryUnwritable, { file: o.outDir }, { folder: o.outDir, reason: fault.reason, fix: fault.fix });
+    unwritten.push(d);
+    o.reporter?.onDiagnostic?.(d);
+    return { cards, summary, unwritten };
+  }
   o.reporter?.onRunEnd?.(summary, o.outDir);
-  return { cards, summary };
+  return { cards, summary, unwritten };
 }
