@@ -5,7 +5,7 @@ import { CliErrors } from './cli-catalog.ts';
 import { GradeErrors } from './grade-catalog.ts';
 import { InternalErrors } from './internal-catalog.ts';
 import { LintErrors } from './lint-catalog.ts';
-import { JudgeFindings, RehearsalDefects } from './judge-catalog.ts';
+import { JudgeFindings, RehearsalDefects, RehearsalRunErrors } from './judge-catalog.ts';
 import { LabBundleErrors, LabDefects, LabErrors } from './lab-catalog.ts';
 import { ModelErrors } from './model-catalog.ts';
 
@@ -348,6 +348,6 @@ export function diagnose<E extends CatalogEntry<any>>(
 
 /** Every catalog entry, sorted by code: the source of the error reference. */
 export function catalogEntries(): CatalogEntry<any>[] {
-  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, CliErrors, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
+  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, RehearsalRunErrors, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, CliErrors, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
   return all.sort((a, b) => a.code.localeCompare(b.code));
 }

@@ -390,3 +390,16 @@ export const RehearsalDefects = {
     hint: () => 'The sample must obey the prompt it answers: deliverables present, protected files untouched, only workspace.allow paths changed, no forbidden pattern.',
   }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;
+
+/** A rehearsal run's own output (PK490-PK499): what it writes, not what it checks. Never renumber or rename an entry. */
+export const RehearsalRunErrors = {
+  RehearsalReportUnwritable: entry<{ file: string; reason: string; fix: string }>({
+    code: 'PK490',
+    name: 'RehearsalReportUnwritable',
+    title: 'The rehearsal report cannot be written',
+    severity: 'error',
+    message: ({ file, reason }) =>
+      `The rehearsal report ${file} cannot be written: ${reason}. A rehearsal whose report is lost proves nothing to the build, so the run is inconclusive (exit 2); no half-written report is left.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--report FILE and --junit FILE choose the files), then rehearse again.`,
+  }),
+} as const satisfies Record<string, ReturnType<typeof entry<any>>>;

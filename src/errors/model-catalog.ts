@@ -158,4 +158,13 @@ export const ModelErrors = {
     message: ({ packet, reason }) => `The packet "${packet}" has nothing a model could mutate: ${reason}.`,
     hint: () => 'Mutants change the sample\'s source files: code in the prompt\'s language, laid over the starter, outside the protected paths and the tests.',
   }),
+  MutateOutUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK628',
+    name: 'MutateOutUnwritable',
+    title: 'The mutation run\'s folder cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) =>
+      `The mutation run's folder ${folder} cannot be written: ${reason}. Its reports (mutation-report.json and .html, usage.jsonl) would be lost, so the run stops there and is not classified; the command exits 2.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--out DIR chooses the folder), then run it again.`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { diagnose } from '../errors/catalog.ts';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
+import { fsFault, type FsFault } from '../errors/fs-fault.ts';
 import { ModelErrors } from '../errors/model-catalog.ts';
 import { loadPacketFiles } from '../judge/workspace.ts';
 import { KIT_ROOT } from '../kit/fingerprint.ts';
@@ -20,6 +21,7 @@ import { createLedger } from '../llm/ledger.ts';
 import { loadPackets } from '../packets/load.ts';
 import { MUTANTS_REPLY, type Takehome } from '../packets/packet.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
+import { folderFault } from '../runs/output-folder.ts';
 import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
 import { systemClock } from '../runs/turn-loop.ts';
 import { adoptMutant } from './adopt.ts';
@@ -97,10 +99,23 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
     return { exitCode: 0, adopted: { survived: adopted.mutant.status === 'survived' } };
   }
   const model = { endpoint: flags.endpoint, model: flags.model, apiKeyEnv: flags['api-key-env'], scriptedOnly: 'using the embedded scripted endpoint' };
+  const unwritable = (fault: FsFault) => {
+    const folder = `${rel(outDir)}/`;
+    reporter.onDiagnostic?.(diagnose(ModelErrors.MutateOutUnwritable, { file: rel(outDir) }, { folder, reason: fault.reason, fix: fault.fix }));
+    return done(2);
+  };
+  // The run's folder is tried before any model is called or sandbox made.
+  const fault = await folderFault(outDir);
+  if (fault) return unwritable(fault);
   const ctx = openRunContext('mutate', host, { unconfined: flags.unconfined, packets: flags.packets, model, budget: budgetFlags(flags) }, reporter);
   if (!ctx) return done(2);
   try {
     return done(await mutateOn(ctx, { flags, packet, packetDir, outDir, host, reporter }));
+  } catch (err) {
+    // A disk that filled, or the folder removed, while the run wrote its ledger or reports.
+    const fault = fsFault(err);
+    if (!fault || !(fault.path === outDir || fault.path?.startsWith(`${outDir}${path.sep}`))) throw err;
+    return unwritable(fault);
   } finally {
     await ctx.dispose();
   }

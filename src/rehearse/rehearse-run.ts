@@ -7,12 +7,15 @@
 import path from 'node:path';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
 import { diagnose } from '../errors/catalog.ts';
+import { fsFault, type FsFault } from '../errors/fs-fault.ts';
+import { RehearsalRunErrors } from '../errors/judge-catalog.ts';
 import { ModelErrors } from '../errors/model-catalog.ts';
 import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
 import { kitIdentity } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
 import { codePackets } from '../packets/packet.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
+import { folderFault } from '../runs/output-folder.ts';
 import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
 import { fanOut } from '../runs/reporter.ts';
 import { directoryCache, noCache } from './cache.ts';
@@ -48,12 +51,24 @@ export interface RehearseFlags extends PoolFlags, BudgetFlagValues {
 /** The live-model flags' values when not given (the flag spec shows the same defaults). */
 export const REHEARSE_DEFAULTS = { 'endpoint-jobs': 2, feedback: 2, stall: 2, 'attempt-timeout': 120, 'max-reply-tokens': 4096 } as const;
 
-/** Rehearse as `packet rehearse` does; returns its exit code (2: a wrong flag, no sandbox, an endpoint that cannot be used). */
+/** Rehearse as `packet rehearse` does; returns its exit code (2: a wrong flag, no sandbox, an endpoint that cannot be used, a report that cannot be written). */
 export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter: RehearsalReporter): Promise<number> {
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (shard && 'error' in shard) {
     reporter.onMessage?.(`packet rehearse: --shard ${shard.error}.\n`);
     return 2;
+  }
+  const reportFile = path.resolve(host.cwd, flags.report);
+  const junitFile = flags.junit === undefined ? undefined : path.resolve(host.cwd, flags.junit);
+  const unwritable = (file: string, fault: FsFault) => {
+    const shown = path.relative(host.cwd, file) || file;
+    reporter.onDiagnostic?.(diagnose(RehearsalRunErrors.RehearsalReportUnwritable, { file: shown }, { file: shown, reason: fault.reason, fix: fault.fix }));
+    return 2;
+  };
+  // The report's folders are tried before any packet is rehearsed: a report that cannot be kept is not worth the run.
+  for (const file of [reportFile, ...(junitFile ? [junitFile] : [])]) {
+    const fault = await folderFault(path.dirname(file));
+    if (fault) return unwritable(file, fault);
   }
   const pool = poolOf(flags);
   const d = REHEARSE_DEFAULTS;
@@ -86,9 +101,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     if (shard) reporter.onShard?.(shard, selected.length, withCode.length);
     const fingerprint = kitFingerprint(KIT_ROOT);
     const { timeoutMs } = pool;
-    const reportFile = path.resolve(host.cwd, flags.report);
-    const junitFile = flags.junit === undefined ? undefined : path.resolve(host.cwd, flags.junit);
-    const { exitCode } = await runRehearsal({
+    const rehearsal = runRehearsal({
       packets: selected,
       ...(shard ? { shard } : {}),
       kit: kitIdentity(KIT_ROOT, fingerprint),
@@ -120,6 +133,17 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
           }
         : {}),
     });
+    let exitCode: number;
+    try {
+      ({ exitCode } = await rehearsal);
+    } catch (err) {
+      // The report (or the JUnit file) written at the end: a disk that filled or a folder that vanished meanwhile.
+      const fault = fsFault(err);
+      const at = fault?.path && path.resolve(fault.path);
+      const file = at && [reportFile, junitFile].find((f) => f && (at.startsWith(f) || f.startsWith(`${at}${path.sep}`)));
+      if (!fault || !file) throw err;
+      return unwritable(file, fault);
+    }
     reporter.onReportWritten?.(reportFile);
     if (junitFile) reporter.onReportWritten?.(junitFile, 'junit');
     return exitCode;

@@ -2,18 +2,15 @@
  * The rehearsal report as a file: one way to write it (`packet rehearse`, `packet merge-reports`)
  * and one way to read it back (`merge-reports`, `report`), with what is wrong named by file.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileWhole } from '../runs/output-folder.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import type { RehearsalReporter } from './reporter.ts';
 import { REPORT_SCHEMA_VERSION, type RehearsalReport } from './report.ts';
 
-/** Write a file atomically: a temporary file, then a rename. */
+/** Write a file atomically: a temporary file, then a rename; on a failure, no temporary file is left. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  await writeFileWhole(file, text);
 }
 
 /** The JSON output of a rehearsal, as a reporter: the final report written whole to `file`, through `redact`. */
