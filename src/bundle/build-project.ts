@@ -48,7 +48,7 @@ const buildModules = async () => {
   return { ...build, ...steps, ...zipCache, ...fingerprint, ...canary };
 };
 
-/** Build as `packet build` does: 0 built, 1 a packet or the site failed, 2 rehearsal inconclusive, no sandbox or a wrong flag, 130/143 interrupted. */
+/** Build as `packet build` does: 0 built, 1 a packet or the site failed, 2 rehearsal inconclusive, no sandbox, an output folder that cannot be written or another build publishing into it, or a wrong flag, 130/143 interrupted. */
 export async function buildProject(flags: BuildFlags, host: RunHost, reporter: BuildReporter, o: BuildProjectOptions): Promise<number> {
   const pool = poolOf(flags);
   const { cwd } = host;

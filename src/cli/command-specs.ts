@@ -159,7 +159,7 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
     },
   },
   notes: 'Environment: PACKET_KIT_BWRAP=PATH uses that bwrap instead of the one on PATH.',
-  exit: '0 every packet fails closed and every model run ended PASS, CAUGHT, FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive (a dead endpoint included) or a wrong flag.',
+  exit: '0 every packet fails closed and every model run ended PASS, CAUGHT, FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive (a dead endpoint included), a report that cannot be written (PK490), or a wrong flag.',
 });
 
 export const buildSpec = defineCommand({
@@ -198,7 +198,7 @@ or undoes an interrupted publish before it starts.`,
     config: SHARED_FLAGS.config,
     'site-root': { type: 'string', value: 'DIR', defaultText: "packet-kit's own", description: 'the Astro project the site is built from' },
   },
-  exit: '0 built; 1 a packet or the site failed (the step and the packets are named); 2 rehearsal inconclusive, no sandbox, or a wrong flag; 130/143 interrupted.',
+  exit: '0 built; 1 a packet or the site failed (the step and the packets are named); 2 rehearsal inconclusive, no sandbox, an output folder that cannot be written or is being published by another build (PK318, PK319), or a wrong flag; 130/143 interrupted.',
 });
 
 export const serveModelSpec = defineCommand({
@@ -276,7 +276,7 @@ fill in; check then names what is missing.`,
     adopt: { type: 'integer', min: 1, value: 'N', description: "the mutant's number in the last report (in --out)", group: 'Adopting a mutant as a failure mode' },
     as: { type: 'string', value: 'MODE-ID', description: "the new mode's id: writes mutants/MODE-ID/<file> and a failures.mdx entry to fill in", group: 'Adopting a mutant as a failure mode' },
   },
-  exit: '0 every mutant classified (survivors included: they are findings, not errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted mutants, nothing to mutate, not a take-home) or an adoption refused; 2 inconclusive (an endpoint down, no readable reply, a sandbox failure) or bad flags.',
+  exit: '0 every mutant classified (survivors included: they are findings, not errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted mutants, nothing to mutate, not a take-home) or an adoption refused; 2 inconclusive (an endpoint down, no readable reply, a sandbox failure), a run folder that cannot be written (PK628), or bad flags.',
 });
 
 export const gradeSpec = defineCommand({
@@ -298,7 +298,7 @@ summary.json in <out>/<id>/.`,
     format: { type: 'string', value: 'F', default: 'text', choices: ['text', 'json'], description: 'the summary: lines, or JSON' },
     unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the submissions without isolation (only for code you trust; every card says so)' },
   },
-  exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, or a lab or drill.',
+  exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, a lab or drill, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
 });
 
 export const mergeReportsSpec = defineCommand({

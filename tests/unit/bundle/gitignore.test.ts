@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { journalPath, siblingNames } from '../../../src/bundle/publish.ts';
+import { journalPath, lockPath, siblingNames } from '../../../src/bundle/publish.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -24,7 +24,7 @@ describe('.gitignore', () => {
     const names = siblingNames(path.join(root, 'dist'), tag);
     const folders = [names.staging, names.old, names.search].map((p) => `${path.relative(root, p)}/`);
     expect(folders).toEqual([`.dist-staging-${tag}/`, `.dist-old-${tag}/`, `.dist-search-${tag}/`]);
-    const files = [...folders.map((f) => `${f}index.html`), path.relative(root, journalPath(path.join(root, 'dist')))];
+    const files = [...folders.map((f) => `${f}index.html`), ...[journalPath, lockPath].map((of) => path.relative(root, of(path.join(root, 'dist'))))];
     expect(notIgnored([...folders, ...files])).toEqual([]);
   });
 
