@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runBuild, type BuildOptions, type BuildSteps } from '../../../src/bundle/build.ts';
 import type { PacketFileReader } from '../../../src/bundle/candidate-zip.ts';
@@ -9,6 +11,8 @@ import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import type { Packet } from '../../../src/packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../../../src/rehearse/report.ts';
 import { memPacket } from './helpers.ts';
+
+const BUILD_CHILD = fileURLToPath(new URL('./build-child.ts', import.meta.url));
 
 const SAMPLE_LINE = 'return sum(int(n) * UNITS[unit] for n, unit in PART.findall(text))';
 
@@ -279,4 +283,53 @@ describe('runBuild', () => {
       expect((await readdir(root)).filter((n) => n.startsWith('.'))).toEqual(['.dist-publish.lock']);
     });
   });
+
+  describe('a folder whose mode forbids writing', () => {
+    // A mode stops no write of root's, so as root the build runs as an unprivileged user.
+    const asUser: { uid?: number; gid?: number } = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    async function buildAsUser(outDir: string): Promise<{ ok: boolean; step?: string; exitCode?: number; code?: string; message?: string; lines: string[] }> {
+      if (asUser.uid !== undefined) await chownTree(root, asUser.uid, asUser.gid!);
+      for (const [d, mode] of pendingModes.splice(0)) await chmod(d, mode);
+      const run = spawnSync(process.execPath, [BUILD_CHILD, root, outDir, 'out/reviewer'], { ...asUser, encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`the build child failed: ${run.stderr}`);
+      return JSON.parse(run.stdout);
+    }
+
+    it('stops with PK318 (EACCES) when the site folder\'s parent is read-only, exit 2', async () => {
+      await mkdir(path.join(root, 'site/dist'), { recursive: true });
+      await writeFile(path.join(root, 'site/dist/index.html'), 'previous site');
+      await chmodAfterChown(path.join(root, 'site'), 0o555);
+      const end = await buildAsUser('site/dist');
+      expect(end).toMatchObject({ ok: false, step: 'publish', exitCode: 2, code: 'PK318' });
+      expect(end.message).toMatch(/^The build could not write site\/dist\/: permission denied \(EACCES\)/);
+      await chmod(path.join(root, 'site'), 0o755);
+      expect(await readdir(path.join(root, 'site'))).toEqual(['dist']);
+      expect(await readFile(path.join(root, 'site/dist/index.html'), 'utf8')).toBe('previous site');
+    });
+
+    it('publishes over a read-only dist/ alone, and names the old copy it could not remove', async () => {
+      await mkdir(path.join(root, 'dist/zips'), { recursive: true });
+      await writeFile(path.join(root, 'dist/zips/old.zip'), 'old');
+      await chmodAfterChown(path.join(root, 'dist'), 0o555);
+      const end = await buildAsUser('dist');
+      expect(end.ok).toBe(true);
+      expect(end.lines.join('')).toMatch(/build: publish {4}could not remove \.dist-old-test \(permission denied \(EACCES\)\): remove it by hand; the next build tries again\n/);
+      expect(await readFile(path.join(root, 'dist/index.html'), 'utf8')).toBe('<h1>new site</h1>');
+      await chmod(path.join(root, '.dist-old-test'), 0o755);
+    });
+  });
 });
+
+/** A folder's mode, set just before the build runs (after the tree is given to the user, as root). */
+const pendingModes: [string, number][] = [];
+async function chmodAfterChown(dir: string, mode: number): Promise<void> {
+  pendingModes.push([dir, mode]);
+}
+async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
+  await chown(dir, uid, gid);
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await chownTree(p, uid, gid);
+    else await chown(p, uid, gid);
+  }
+}
