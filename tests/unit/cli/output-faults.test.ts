@@ -1,9 +1,13 @@
-import { writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
+
+const BIN = fileURLToPath(new URL('../../../src/cli/bin.js', import.meta.url));
 
 /**
  * An output folder that cannot be written, through the command line: the coded error of each
@@ -34,3 +38,38 @@ describe('an output folder that cannot be written, at the command line', () => {
     });
   }
 });
+
+describe('an output folder whose mode forbids writing, at the command line', () => {
+  // A mode stops no write of root's: as root, the command runs as an unprivileged user.
+  const asUser: { uid?: number; gid?: number } = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  beforeAll(async () => {
+    await mkdir(path.join(t.root, 'read-only'));
+    if (asUser.uid !== undefined) await chownTree(t.root, asUser.uid, asUser.gid!);
+    await chmod(path.join(t.root, 'read-only'), 0o555);
+  });
+  afterAll(() => chmod(path.join(t.root, 'read-only'), 0o755));
+
+  const cases: [string, string[], string][] = [
+    ['grade --out', ['grade', 'alpha', 'subs/a.zip', '--out', 'read-only/grades'], 'PK540 The grades folder read-only/grades/alpha/ cannot be written: permission denied (EACCES)'],
+    ['rehearse --report', ['rehearse', 'alpha', '--report', 'read-only/rehearsal/report.json'], 'PK490 The rehearsal report read-only/rehearsal/report.json cannot be written: permission denied (EACCES)'],
+    ['mutate --out', ['mutate', 'alpha', '--out', 'read-only/mutate'], "PK628 The mutation run's folder read-only/mutate/ cannot be written: permission denied (EACCES)"],
+  ];
+  for (const [name, argv, line] of cases) {
+    it(`packet ${name} into a folder of mode 0555: its coded error, exit 2, nothing written`, async () => {
+      const run = spawnSync(process.execPath, [BIN, ...argv], { cwd: t.root, env: { PATH: process.env.PATH, HOME: t.root, CI: '1' }, encoding: 'utf8', ...asUser });
+      expect(run.stderr).toContain(line);
+      expect(run.stderr).not.toContain('PK901');
+      expect(run.status).toBe(2);
+      expect(await readdir(path.join(t.root, 'read-only'))).toEqual([]);
+    });
+  }
+});
+
+async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
+  await chown(dir, uid, gid);
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await chownTree(p, uid, gid);
+    else await chown(p, uid, gid);
+  }
+}
