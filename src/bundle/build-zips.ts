@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { atPath } from '../errors/fs-fault.ts';
 import type { RehearsalStatus } from '../packets/build-status.ts';
 import type { CodePacket, Packet } from '../packets/packet.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
@@ -10,6 +11,15 @@ import { buildDrillReviewerBundle, buildReviewerBundle, mutationEvidence, rehear
 import type { LabTable } from '../labs/table.ts';
 import type { Drill } from '../packets/packet.ts';
 import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
+
+/** Write a zip into a staging folder, its path on the error (a full disk's names none). */
+function writeFileAt(file: string, bytes: Uint8Array): void {
+  try {
+    writeFileSync(file, bytes);
+  } catch (err) {
+    throw atPath(err, file);
+  }
+}
 
 /** The candidate zips of a build, and what it refused. */
 export interface CandidateZips {
@@ -44,7 +54,7 @@ export async function buildCandidateZips(packets: readonly CodePacket[], reader:
   }
   if (refused.length) return { zips, refused, toCache };
   // Synchronous: hundreds of small files, where a thread-pool round trip costs more than the write.
-  for (const zip of zips.values()) writeFileSync(path.join(zipsDir, ZIPS_DIR, zip.name), zip.bytes);
+  for (const zip of zips.values()) writeFileAt(path.join(zipsDir, ZIPS_DIR, zip.name), zip.bytes);
   return { zips, refused, toCache };
 }
 
@@ -106,7 +116,7 @@ export async function buildReviewerBundles(o: ReviewerBundleInputs): Promise<Rev
       await o.cache?.set(key, bundle);
     }
     bundles.set(packet.id, bundle);
-    writeFileSync(path.join(o.dir, bundle.name), bundle.bytes);
+    writeFileAt(path.join(o.dir, bundle.name), bundle.bytes);
   }
   for (const drill of o.drills) {
     const built = await buildDrillReviewerBundle(drill, o.reader(drill));
@@ -115,7 +125,7 @@ export async function buildReviewerBundles(o: ReviewerBundleInputs): Promise<Rev
       continue;
     }
     bundles.set(drill.id, built.zip);
-    writeFileSync(path.join(o.dir, built.zip.name), built.zip.bytes);
+    writeFileAt(path.join(o.dir, built.zip.name), built.zip.bytes);
   }
   return { bundles, refused };
 }

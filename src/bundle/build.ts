@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { fsFault } from '../errors/fs-fault.ts';
+import { atPath, fsFault } from '../errors/fs-fault.ts';
 import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
 import { codePackets, packetsOfKind, type CodePacket, type Lab, type Packet, type PacketOf } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
@@ -224,7 +224,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     run.current = 'labs';
     for (const [id, table] of tables) {
       await mkdir(path.join(site.staging, 'packets', id), { recursive: true });
-      await writeFile(path.join(site.staging, 'packets', id, LAB_TABLE_FILE), `${JSON.stringify(candidateTable(table))}\n`);
+      await writeFileAt(path.join(site.staging, 'packets', id, LAB_TABLE_FILE), `${JSON.stringify(candidateTable(table))}\n`);
     }
     if (search) await searchGate(run, options, packets, search, searchDir, site.staging);
     await canaryGate(run, options, packets, site.staging, unwrap(canaries), zipsScanned && unwrap(zipsScanned));
@@ -258,6 +258,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     run.detach();
     for (const dir of [site.staging, reviewer.staging, searchDir]) await removeWorkFolder(options, dir);
   }
+}
+
+/** Write a file of the build's, its path on the error (a full disk's names none). */
+async function writeFileAt(file: string, text: string): Promise<void> {
+  await writeFile(file, text).catch((err: unknown) => {
+    throw atPath(err, file);
+  });
 }
 
 /** Remove a work folder of the build; one that cannot be (a fault of its disk) is named, not thrown over the build's result. */
@@ -322,7 +329,7 @@ async function zipsAndSite(
   if (!zipped.ok || zipped.value.refused.length) return { zipped, siteBuild: undefined };
   const manifestFile = path.join(staging, MANIFEST_FILE);
   const search = options.steps.searchIndex ? { engine: 'pagefind' as const, path: `${SEARCH_DIR}/` } : undefined;
-  await writeFile(manifestFile, manifestJson(buildManifest(manifestEntries(packets, zipped.value.zips, rehearsal), search)));
+  await writeFileAt(manifestFile, manifestJson(buildManifest(manifestEntries(packets, zipped.value.zips, rehearsal), search)));
   run.gate();
   const siteBuild = settle(run.timed('site', () => options.steps.buildSite({ outDir: staging, manifestFile, signal: run.stop.signal })));
   run.pending.push(siteBuild);

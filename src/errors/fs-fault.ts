@@ -33,6 +33,17 @@ const FAULTS: Record<string, { reason: string; fix: string }> = {
   EBUSY: { reason: 'the folder is busy (a mount point, or in use)', fix: 'choose a folder that is not a mount point' },
 };
 
+/**
+ * The error with the path it was about, when it names none: a write that fails for a full disk
+ * (ENOSPC) is a call on an open file, and Node's error carries no path; the writer adds it, so the
+ * fault can be told to be in an output folder.
+ */
+export function atPath(err: unknown, file: string): unknown {
+  const e = err as NodeJS.ErrnoException | null;
+  if (e && typeof e === 'object' && typeof e.code === 'string' && typeof e.path !== 'string') e.path = file;
+  return err;
+}
+
 /** The fault an error is, when it is one of a file system's (by errno); undefined for anything else, which stays a bug. */
 export function fsFault(err: unknown): FsFault | undefined {
   const e = err as NodeJS.ErrnoException | null;

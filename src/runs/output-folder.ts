@@ -6,7 +6,7 @@
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fsFault, type FsFault } from '../errors/fs-fault.ts';
+import { atPath, fsFault, type FsFault } from '../errors/fs-fault.ts';
 
 /**
  * Make `dir` (and its parents) and write and remove a file in it: the fault that stops it (a
@@ -28,7 +28,11 @@ export async function folderFault(dir: string): Promise<FsFault | undefined> {
   }
 }
 
-/** Write a file atomically (a temporary file beside it, then a rename); on a failure the temporary file is removed and the error thrown. */
+/**
+ * Write a file atomically (a temporary file beside it, then a rename); on a failure the temporary
+ * file is removed and the error thrown, with the path it was written to (a write that fails for a
+ * full disk names no path of its own).
+ */
 export async function writeFileWhole(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -37,6 +41,6 @@ export async function writeFileWhole(file: string, text: string): Promise<void> 
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
+    throw atPath(err, tmp);
   }
 }

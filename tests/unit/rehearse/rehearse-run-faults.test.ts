@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -54,5 +54,15 @@ describe('packet rehearse with a report that cannot be written', () => {
     expect(said.find((d) => d.code === 'PK490')!.message).toMatch(/^The rehearsal report out\/report\.json cannot be written: a folder stands where a file should be written \(EISDIR\)/);
     expect(await readdir(path.join(t.root, 'out'))).toEqual(['report.json']);
     expect(existsSync(path.join(t.root, 'out', 'report.json'))).toBe(true);
+  });
+
+  it('is PK490, exit 2, when the disk is full as the report is written (ENOSPC, from /dev/full), leaving no file', async () => {
+    await mkdir(path.join(t.root, 'out'));
+    // The temporary file the report is first written to is a link to /dev/full, where every write fails with ENOSPC.
+    await symlink('/dev/full', path.join(t.root, 'out', `report.json.${process.pid}.tmp`));
+    const { code, said } = await rehearse('out/report.json');
+    expect(code).toBe(2);
+    expect(said.find((d) => d.code === 'PK490')!.message).toMatch(/^The rehearsal report out\/report\.json cannot be written: no space left on device \(ENOSPC\)/);
+    expect(await readdir(path.join(t.root, 'out'))).toEqual([]);
   });
 });
