@@ -213,7 +213,8 @@ export function zipNameProblem(entry: Pick<yauzl.Entry, 'generalPurposeBitFlag' 
     const i = raw.findIndex((b) => b < 0x20 || b === 0x7f);
     if (i < 0) return null;
     const code = `U+${raw[i]!.toString(16).toUpperCase().padStart(4, '0')}`;
-    return { path: cp437Shown(entry.fileName), reason: `holds a control character (${code}) in a name without the zip's UTF-8 flag, which reads as the CP437 glyph "${raw[i] === 0x7f ? CP437_DEL : CP437_CONTROLS[raw[i]!]}" here and as the control character itself where unzip writes the file` };
+    const glyph = raw[i] === 0x7f ? CP437_DEL : raw[i] === 0 ? null : CP437_CONTROLS[raw[i]!]!;
+    return { path: cp437Shown(entry.fileName), reason: `holds a control character (${code}) in a name without the zip's UTF-8 flag, which ${glyph ? `reads as the CP437 glyph "${glyph}" here` : 'no CP437 glyph shows'} and is the control character itself where unzip writes the file` };
   }
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(raw);
@@ -229,7 +230,7 @@ async function readZip(file: string, limits: IntakeLimits): Promise<Map<string, 
   try {
     await new Promise<void>((resolve, reject) => {
       zip.on('error', (err: Error) => {
-        const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(err.message);
+        const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(err.message);
         reject(m ? new Refusal(finding('intake', GradeErrors.ArchiveUnsafePath, { path: shownName(m[2]!), reason: m[1] === 'absolute path' ? 'is an absolute path' : m[1] === 'invalid relative path' ? 'climbs out with ".."' : 'holds a backslash' })) : err);
       });
       zip.on('end', () => resolve());
@@ -391,6 +392,6 @@ export async function readSubmission(p: string, limits: IntakeLimits = DEFAULT_I
     return { ok: true, kind, sha256: sha256 ?? filesDigest(entries), ...arranged };
   } catch (err) {
     if (err instanceof Refusal) return { ok: false, kind, sha256, refusal: err.finding };
-    return { ok: false, kind, sha256, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: (err as Error).message }) };
+    return { ok: false, kind, sha256, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: shownName((err as Error).message) }) };
   }
 }
