@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSubmission, type IntakeLimits } from '../../../src/grade/intake.ts';
 import { cp437Name, rawZip, utf8Name, type RawEntry } from './zip-names.ts';
@@ -95,6 +96,19 @@ describe('zip names with the UTF-8 flag', () => {
   it('shows a refused name escaped when yauzl itself refuses it', async () => {
     const f = await refused([utf8Name('../\u202Eevil.py')]);
     expect([f.code, f.message]).toEqual(['PK502', expect.stringContaining('"../\\u202eevil.py"')]);
+  });
+});
+
+describe('tar.gz submissions', () => {
+  it('refuses a tar.gz holding a name with a bidi control, shown escaped', async () => {
+    const folder = path.join(dir, `tar-${n++}`);
+    await mkdir(path.join(folder, 'src'), { recursive: true });
+    await writeFile(path.join(folder, 'src', 'x\u2067y.py'), 'X = 1\n');
+    const file = `${folder}.tar.gz`;
+    await create({ gzip: true, file, cwd: folder, portable: true }, ['src']);
+    const r = await readSubmission(file, limits, new Set(['src']));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect([r.refusal.code, r.refusal.message]).toEqual(['PK502', expect.stringContaining('"src/x\\u2067y.py", which holds a bidi control (U+2067)')]);
   });
 });
 
