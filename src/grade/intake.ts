@@ -2,7 +2,8 @@
  * Safe intake of what a candidate sends back: a zip (yauzl), a tar.gz (node-tar's parser) or a
  * folder. Nothing is extracted to disk: entries are read into memory under caps on their count,
  * their total and single size and their compression ratio, counted while streaming so a bomb
- * stops early. Paths that climb out or are absolute, paths not in their one normal spelling
+ * stops early. Paths that climb out or are absolute, names with a control, bidi or zero-width
+ * character (a zip name without the UTF-8 flag judged by its CP437 bytes), paths not in their one normal spelling
  * (`src//x.py`, `src/./x.py`, decomposed Unicode), links, devices, duplicate names (also
  * case-folded and normalised) and encrypted entries refuse the whole submission with a coded
  * finding. One folder at the root (`<id>-<version>/`) is stripped; caches and the kit's own
@@ -15,9 +16,9 @@ import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
 import { GradeErrors } from '../errors/grade-catalog.ts';
+import { nameHazardReason, shownName } from '../errors/safe-name.ts';
 import { finding, type Finding } from '../judge/findings.ts';
 import { walkFolder } from '../judge/safe-read.ts';
-import { nameHazardReason, shownName } from '../errors/safe-name.ts';
 
 /** Caps on one submission. */
 export interface IntakeLimits {
