@@ -1,3 +1,5 @@
+import { shownName } from './safe-name.ts';
+
 /** How bad a diagnostic is. Errors fail `packet check`; warnings fail it only with `--strict`. */
 export type Severity = 'error' | 'warning';
 
@@ -25,10 +27,11 @@ export interface Diagnostic {
   sensitive?: boolean;
 }
 
-/** A path as messages show it: control characters written as escapes (`\n`, `\u001b`), so a name cannot break or forge a line of output. */
-export function shownPath(p: string): string {
-  return p.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
-}
+/**
+ * A path as messages show it: control, bidi and zero-width characters written as escapes (`\n`,
+ * `\u001b`, `\u202e`), so a name cannot break, forge or reorder a line of output.
+ */
+export const shownPath = shownName;
 
 /** A place in a file. */
 export interface Place {

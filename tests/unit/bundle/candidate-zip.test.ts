@@ -118,6 +118,15 @@ describe('the candidate zip', () => {
     );
   });
 
+  it('refuses a starter name with a bidi, zero-width or C1 control character (PK303), shown escaped', async () => {
+    const { packet, read } = memPacket(() => ({ 'starter/src/evil\u202Eyp.py': 'x = 1\n', 'starter/ma\u200Bin.py': 'x = 1\n', 'starter/a\u0085.py': 'x = 1\n' }));
+    const { zip, diagnostics } = await buildCandidateZip(packet, read);
+    expect(zip).toBeUndefined();
+    expect(diagnostics.map((d) => d.code)).toEqual(['PK303', 'PK303', 'PK303']);
+    expect(diagnostics.map((d) => d.message.replace(/ contains.*/, '')).sort()).toEqual(['The zip entry "a\\u0085.py"', 'The zip entry "ma\\u200bin.py"', 'The zip entry "src/evil\\u202eyp.py"']);
+    expect(diagnostics.find((d) => d.message.includes('202e'))!.message).toContain('contains a bidi control (U+202E), which reorders the name');
+  });
+
   it('refuses a starter file that would land on a generated file (PK309)', async () => {
     const { packet, read } = memPacket(() => ({ 'starter/readme.md': '# mine\n' }));
     const { diagnostics } = await buildCandidateZip(packet, read);
