@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { fsFault } from '../errors/fs-fault.ts';
 import path from 'node:path';
 import { pidAlive } from './pid-alive.ts';
@@ -17,10 +17,10 @@ import { pidAlive } from './pid-alive.ts';
  * back. Nothing of either pair is deleted before the commit.
  *
  * One publish at a time: a publish (and a recovery) first takes a lock beside the site, a file
- * created exclusively that holds the owner's process id. A second build that finds it held by a
- * live process is refused ({@link PublishBusyError}) before it touches anything, so two swaps
- * never interleave and no journal is overwritten by another build's. A lock whose process is gone
- * is stale: its journal is resolved first, then the lock is taken over.
+ * created exclusively (by a link) that holds the owner's process id. A second build that finds
+ * it held by a live process is refused ({@link PublishBusyError}) before it touches anything, so
+ * two swaps never interleave and no journal is overwritten by another build's. A lock whose
+ * process is gone is stale: its journal is resolved first, then the lock is taken over.
  */
 
 /** The work folders beside a target: `.dist-staging-<tag>` (the new folder), `.dist-old-<tag>` (the previous one, set aside), `.dist-search-<tag>` (the search index being made). */
@@ -52,62 +52,72 @@ export class PublishBusyError extends Error {
   }
 }
 
-/** The pid a lock file names, or undefined when it names none (being written, or not a lock). */
-function lockOwner(file: string): number | undefined {
+/** A lock file's text, or undefined when there is none. */
+function lockText(file: string): string | undefined {
   try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
 }
 
+/** The pid a lock's text names, or undefined when it names none (not a lock the kit wrote). */
+function ownerOf(text: string | undefined): number | undefined {
+  const pid = Number(text?.trim());
+  return text !== undefined && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
 /**
  * Take the publish lock of `target`: a release function, or the pid of the live process that
- * holds it. This process holding it already counts as held (publishes do not nest). A stale
- * lock (its process gone) is moved aside under a name of this process's and checked to be the
- * one read, so two processes taking over the same stale lock cannot both win.
+ * holds it. The lock appears whole or not at all: its pid is written to a file of this process's
+ * own, which is then linked to the lock's name (a link, like an O_EXCL create, fails when the
+ * name exists), so no lock is ever seen empty. This process holding it already counts as held
+ * (publishes do not nest). A stale lock (its process gone, or a file that names none) is moved
+ * aside under a name of this process's and checked to be the one read, so two processes taking
+ * over the same stale lock cannot both win.
  */
 function takeLock(target: string): { release(): void } | { owner: number } {
   const file = lockPath(target);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
+  const mine = `${file}.${process.pid}.new`;
+  writeDurably(mine, `${process.pid}\n`);
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        writeSync(fd, `${process.pid}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+        linkSync(mine, file);
+        syncDir(path.dirname(file));
+        return {
+          release() {
+            if (ownerOf(lockText(file)) === process.pid) unlinkSync(file);
+          },
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      return {
-        release() {
-          if (lockOwner(file) === process.pid) unlinkSync(file);
-        },
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const owner = lockOwner(file);
-    // A lock with no pid yet is being written by its owner this instant: held.
-    if (owner === undefined || owner === process.pid || pidAlive(owner)) return { owner: owner ?? 0 };
-    const aside = `${file}.${process.pid}.stale`;
-    try {
-      renameSync(file, aside);
-    } catch {
-      continue; // another process took it over first; look again
-    }
-    if (lockOwner(aside) !== owner) {
-      // Not the stale lock read a moment ago: a live one, taken over meanwhile; put it back.
+      const text = lockText(file);
+      if (text === undefined) continue; // released meanwhile: try again
+      const owner = ownerOf(text);
+      if (owner !== undefined && (owner === process.pid || pidAlive(owner))) return { owner };
+      const aside = `${file}.${process.pid}.stale`;
       try {
-        renameSync(aside, file);
+        renameSync(file, aside);
       } catch {
-        // Its owner's release already ran; nothing to put back.
+        continue; // another process took it over first; look again
       }
-      continue;
+      if (lockText(aside) !== text) {
+        // Not the stale lock read a moment ago: a live one, taken meanwhile; put it back.
+        try {
+          renameSync(aside, file);
+        } catch {
+          // Its owner's release already ran; nothing to put back.
+        }
+        continue;
+      }
+      unlinkSync(aside);
     }
-    unlinkSync(aside);
+    return { owner: ownerOf(lockText(file)) ?? 0 };
+  } finally {
+    rmSync(mine, { force: true });
   }
-  return { owner: lockOwner(file) ?? 0 };
 }
 
 /** One folder a publish replaces. */
@@ -313,10 +323,12 @@ export function recoverStale(target: string): string[] {
   } catch {
     return done;
   }
-  const pattern = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(staging|old|search)-(\\d+)$`);
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The work folders, and the files a lock is taken through (`.dist-publish.lock.<pid>.new`, `.stale`).
+  const pattern = new RegExp(`^\\.${escaped}-(?:(staging|old|search)-(\\d+)|publish\\.lock\\.(\\d+)\\.(?:new|stale))$`);
   for (const name of names.sort()) {
     const m = pattern.exec(name);
-    if (!m || pidAlive(Number(m[2]))) continue;
+    if (!m || pidAlive(Number(m[2] ?? m[3]))) continue;
     const abs = path.join(dir, name);
     if (m[1] === 'old' && !existsSync(target)) {
       renameSync(abs, target);

@@ -154,6 +154,15 @@ describe('publishing the site and the reviewer bundles', () => {
       expect(await leftovers()).toEqual([]);
     });
 
+    it('takes over a lock that names no process, and removes the files a killed taker of the lock left', async () => {
+      await writeFile(lockPath(dist()), '');
+      await writeFile(`${lockPath(dist())}.${TAG}.new`, `${TAG}\n`);
+      publish([{ target: dist(), staging: path.join(root, `.dist-staging-${TAG2}`) }, { target: reviewer(), staging: path.join(root, 'out', `.reviewer-staging-${TAG2}`) }], TAG2);
+      expect(await published()).toEqual(['site 3', 'bundle 3']);
+      expect(recoverTargets(dist(), reviewer())).toContain(`removed .dist-publish.lock.${TAG}.new`);
+      expect(await leftovers()).toEqual([]);
+    });
+
     it('refuses a publish while a live process holds the lock, touching nothing', async () => {
       await writeFile(lockPath(dist()), `${process.ppid}\n`);
       const go = () => publish([{ target: dist(), staging: path.join(root, `.dist-staging-${TAG}`) }, { target: reviewer(), staging: path.join(root, 'out', `.reviewer-staging-${TAG}`) }], TAG);
