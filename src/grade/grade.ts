@@ -111,7 +111,6 @@ export function statedVersion(readme: string | undefined): { version: string | n
   return { version, digest };
 }
 
-
 /** summary.csv: one row per submission, every cell through `csvCell` so no name opens as a formula. */
 export function summaryCsv(summary: GradeSummary): string {
   const head = ['name', 'sha256', 'graded', 'verdict', 'tests', 'errors', 'warnings', 'codes', 'auto_points', 'max_points', 'decision', 'scorecard'];
