@@ -152,4 +152,16 @@ export const BundleErrors = {
     message: ({ reason }) => `The build stopped at step "search": the site's search index could not be made (${reason}). The previous site is kept.`,
     hint: () => 'Check that the pagefind package installed its binary for this platform (`npx pagefind --version`); `npm ci` installs it.',
   }),
+  CandidateZipTooLarge: entry<{ zip: string; size: string; limit: string; override: boolean }>({
+    code: 'PK325',
+    name: 'CandidateZipTooLarge',
+    title: 'Candidate zip above the size limit',
+    severity: 'error',
+    message: ({ zip, size, limit, override }) =>
+      `The candidate zip ${zip} is ${size}, over the limit of ${limit} for ${override ? 'this packet (its `limits.zipMb`)' : 'a packet'}. Every candidate downloads it and every rehearsal unpacks it, so the build stops and the previous site is kept.`,
+    hint: ({ override }) =>
+      override
+        ? 'Shrink the starter, or raise `limits.zipMb` in prompt.mdx (at most 1024) and say why in `limits.reason`.'
+        : 'Shrink the starter (generate large data in the tests); a packet that truly needs a large zip raises the limit in prompt.mdx with `limits: { zipMb: N, reason: "..." }`.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

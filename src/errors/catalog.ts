@@ -302,7 +302,7 @@ export const Errors = {
     hint: () => 'Run `npx packet check` on this packet alone to see it again, and report it with the packet attached.',
   }),
   FileNameNotUtf8: entry<{ path: string }>({
-    code: 'PK132',
+    code: 'PK140',
     name: 'FileNameNotUtf8',
     title: 'A file name is not UTF-8',
     severity: 'error',
@@ -311,7 +311,7 @@ export const Errors = {
     hint: () => 'Rename it to a UTF-8 name (in a shell: `mv` with a glob, e.g. `mv starter/data?.csv starter/data.csv`), or delete it.',
   }),
   TreeTooDeep: entry<{ path: string; reason: string }>({
-    code: 'PK133',
+    code: 'PK141',
     name: 'TreeTooDeep',
     title: 'Folders nested too deeply',
     severity: 'error',
@@ -320,7 +320,7 @@ export const Errors = {
     hint: () => 'Flatten the tree: a packet\'s paths may be at most 32 folders deep and 1,024 bytes long.',
   }),
   FileTooLarge: entry<{ path: string; size: string; limit: string; override: boolean }>({
-    code: 'PK134',
+    code: 'PK142',
     name: 'FileTooLarge',
     title: 'File above the size limit',
     severity: 'error',
@@ -332,7 +332,7 @@ export const Errors = {
         : 'Generate the data in the tests (a fixture built at run time), or shrink it; a packet that truly needs a large file raises the limit in prompt.mdx with `limits: { fileMb: N, reason: "..." }`.',
   }),
   FileTooLargeToRead: entry<{ path: string; size: string; max: string }>({
-    code: 'PK135',
+    code: 'PK143',
     name: 'FileTooLargeToRead',
     title: 'File too large to read',
     severity: 'error',

@@ -33,7 +33,7 @@ export async function readFileCapped(file: string, max: number, keep = 0): Promi
     if (st.size > max) return { ok: false, why: 'too-large', size: st.size };
     const hash = createHash('sha256');
     const kept: Buffer[] = [];
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, max + 1) || 1);
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, st.size + 1));
     let size = 0;
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
