@@ -325,7 +325,7 @@ export const Errors = {
     title: 'File above the size limit',
     severity: 'error',
     message: ({ path, size, limit, override }) =>
-      `"${path}" is ${size}, over the limit of ${limit} a file of ${override ? 'this packet (its `limits.fileMb`)' : 'a packet'}. Every file is hashed, zipped and copied into every rehearsal; a file this large ${override ? 'is over what the packet said it needs' : 'is almost always data that belongs in a generator'}.`,
+      `"${path}" is ${size}, over the limit of ${limit} for a file of ${override ? 'this packet (its `limits.fileMb`)' : 'a packet'}. Every file is hashed, zipped and copied into every rehearsal; a file this large ${override ? 'is over what the packet said it needs' : 'is almost always data that belongs in a generator'}.`,
     hint: ({ override }) =>
       override
         ? 'Shrink the file, or raise `limits.fileMb` in prompt.mdx (at most 256) and say why in `limits.reason`.'

@@ -122,7 +122,7 @@ export function crossCheck(packet: CodePacketBase, kind: Pick<KindDescriptor, 'w
     if (e.kind === 'symlink') out.push(diagnose(Errors.SymlinkInTree, { file }, { path: e.path }));
     else if (e.kind === 'other') out.push(diagnose(Errors.UnreadableFile, { file }, { reason: 'it is not a regular file' }));
     else if (e.size > limits.fileBytes) {
-      out.push(diagnose(Errors.FileTooLarge, { file }, { path: shownPath(e.path), size: sizeText(e.size), limit: sizeText(limits.fileBytes), override: limits.fileOverride }));
+      out.push(diagnose(Errors.FileTooLarge, { file }, { path: shownPath(e.path), size: `${sizeText(e.size)} (${e.size.toLocaleString('en-US')} bytes)`, limit: sizeText(limits.fileBytes), override: limits.fileOverride }));
     } else if (e.size > LARGE_FILE_BYTES && !limits.fileOverride) out.push(diagnose(Errors.LargeTreeFile, { file }, { path: e.path, size: e.size }));
   }
   if (!trees.starter.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/starter` }, { tree: 'starter' }));

@@ -113,7 +113,7 @@ describe('limits are errors, with a reason to raise them', () => {
     let { diagnostics } = await load();
     expect(codes(diagnostics, 'packets/')).toEqual(['PK142 packets/bad/starter/fixture.bin']);
     expect(diagnostics[0]!.severity).toBe('error');
-    expect(diagnostics[0]!.message).toContain('is 10.0 MiB, over the limit of 10.0 MiB a file of a packet');
+    expect(diagnostics[0]!.message).toContain('is 10.0 MiB (10,485,761 bytes), over the limit of 10.0 MiB for a file of a packet');
 
     await withLimits('bad', '  fileMb: 11\n  reason: too big');
     ({ diagnostics } = await load());
