@@ -86,11 +86,14 @@ async function walk(w: Walk, rel: string, depth: number): Promise<void> {
       w.problems.push(diagnose(Errors.FileNameNotUtf8, { file: shown(escaped) }, { path: escaped }));
     } else if (!isIgnoredName(name)) decoded.push(name);
   }
+  let tooLong = false;
   for (const name of decoded.sort()) {
     const childRel = rel ? `${rel}/${name}` : name;
     if (Buffer.byteLength(childRel) > MAX_PATH_BYTES) {
-      w.problems.push(diagnose(Errors.TreeTooDeep, { file: shown(rel || name) }, { path: shownPath(rel || name), reason: `holds a path longer than ${MAX_PATH_BYTES} bytes` }));
-      return;
+      // Said once for the folder; its other entries are read as usual.
+      if (!tooLong) w.problems.push(diagnose(Errors.TreeTooDeep, { file: shown(rel || name) }, { path: shownPath(rel || name), reason: `holds a path longer than ${MAX_PATH_BYTES} bytes` }));
+      tooLong = true;
+      continue;
     }
     const abs = path.join(w.root, childRel);
     try {
