@@ -48,6 +48,8 @@ describe('a hostile file is an error of its own packet', () => {
     expect(packets.map((p) => p.id)).toEqual(['bad', 'good']);
     expect(codes(diagnostics, 'packets/').sort()).toEqual(['PK140 packets/bad/starter/data\\xFF\\n.py', 'PK140 packets/odd\\xFE']);
     expect(diagnostics.find((d) => d.file.startsWith('packets/bad'))!.message).toContain('"starter/data\\xFF\\n.py" is not valid UTF-8');
+    // A folder whose name is not UTF-8 has no id: checking named packets does not mention it.
+    expect(codes((await loadPackets({ packetsDir: 'packets', cwd: t.root, ids: ['good'] })).diagnostics, 'packets/')).toEqual([]);
   });
 
   it('shows each byte that is not UTF-8 as \\xNN and keeps the valid characters around it', () => {
