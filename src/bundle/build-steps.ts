@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkLoadedPackets, projectLintCache } from '../check/check-packets.ts';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { LabTable } from '../labs/table.ts';
+import { readBytesCappedSync } from '../packets/capped-read.ts';
+import { FILE_LIMIT_MAX_MB, MIB } from '../packets/file-limits.ts';
 import { loadPackets } from '../packets/load.ts';
 import type { CodePacket, Lab, Packet } from '../packets/packet.ts';
 import type { RehearsalReporter } from '../rehearse/reporter.ts';
@@ -105,14 +106,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
   const reader = (packet: Pick<Packet, 'id' | 'dir'>): PacketFileReader => {
     const dir = folders.get(packet.id) ?? path.resolve(o.cwd, packet.dir);
     // Synchronous reads: packet files are small, and a thread-pool round trip per file costs more than the read.
-    return async (rel) => {
-      try {
-        const b = readFileSync(path.join(dir, rel));
-        return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-      } catch {
-        return undefined;
-      }
-    };
+    return async (rel) => readBytesCappedSync(path.join(dir, rel), FILE_LIMIT_MAX_MB * MIB);
   };
   return { steps, reader, dispose: async () => await context?.dispose() };
 }

@@ -1,7 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { BundleErrors } from '../errors/bundle-catalog.ts';
+import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { atPath } from '../errors/fs-fault.ts';
+import { packetLimits, sizeText } from '../packets/file-limits.ts';
+import { placeOf } from '../packets/place.ts';
 import type { RehearsalStatus } from '../packets/build-status.ts';
 import type { CodePacket, Packet } from '../packets/packet.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
@@ -42,20 +46,26 @@ export async function buildCandidateZips(packets: readonly CodePacket[], reader:
   for (const packet of packets) {
     const key = { kind: 'candidate' as const, packet };
     const cached = await cache?.get(key);
-    if (cached) {
-      zips.set(packet.id, cached);
-      continue;
-    }
-    const { zip, diagnostics } = await buildCandidateZip(packet, reader(packet));
-    if (zip) {
-      zips.set(packet.id, zip);
-      toCache.push({ key, zip });
-    } else refused.push(...diagnostics);
+    const built = cached ? { zip: cached, diagnostics: [] } : await buildCandidateZip(packet, reader(packet));
+    const tooLarge = built.zip && zipSizeProblem(packet, built.zip);
+    if (tooLarge) refused.push(tooLarge);
+    else if (built.zip) {
+      zips.set(packet.id, built.zip);
+      if (!cached) toCache.push({ key, zip: built.zip });
+    } else refused.push(...built.diagnostics);
   }
   if (refused.length) return { zips, refused, toCache };
   // Synchronous: hundreds of small files, where a thread-pool round trip costs more than the write.
   for (const zip of zips.values()) writeFileAt(path.join(zipsDir, ZIPS_DIR, zip.name), zip.bytes);
   return { zips, refused, toCache };
+}
+
+/** The error of a candidate zip over its packet's limit (`limits.zipMb`, or the default), at the packet's prompt. */
+export function zipSizeProblem(packet: CodePacket, zip: Pick<CachedZip, 'name' | 'bytes'>): Diagnostic | undefined {
+  const limits = packetLimits(packet.prompt.data.limits);
+  if (zip.bytes.byteLength <= limits.zipBytes) return undefined;
+  const place = limits.zipOverride ? placeOf(packet.prompt, ['limits', 'zipMb']) : { file: packet.prompt.file };
+  return diagnose(BundleErrors.CandidateZipTooLarge, place, { zip: zip.name, size: sizeText(zip.bytes.byteLength), limit: sizeText(limits.zipBytes), override: limits.zipOverride });
 }
 
 /** The manifest's entry of each packet, with the zip built for it and the rehearsal status the site shows. */

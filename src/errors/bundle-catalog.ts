@@ -170,4 +170,16 @@ export const BundleErrors = {
       `Another build (process ${pid}) is publishing into ${folder} right now, so this one did not: two publishes at once could leave the site of one build beside the reviewer bundles of the other. The folders hold one whole build.`,
     hint: ({ pid }) => `Wait for process ${pid} to finish (or stop it), then build again; a lock whose process is gone is taken over by the next build.`,
   }),
+  CandidateZipTooLarge: entry<{ zip: string; size: string; limit: string; override: boolean }>({
+    code: 'PK325',
+    name: 'CandidateZipTooLarge',
+    title: 'Candidate zip above the size limit',
+    severity: 'error',
+    message: ({ zip, size, limit, override }) =>
+      `The candidate zip ${zip} is ${size}, over the limit of ${limit} for ${override ? 'this packet (its `limits.zipMb`)' : 'a packet'}. Every candidate downloads it and every rehearsal unpacks it, so the build stops and the previous site is kept.`,
+    hint: ({ override }) =>
+      override
+        ? 'Shrink the starter, or raise `limits.zipMb` in prompt.mdx (at most 1024) and say why in `limits.reason`.'
+        : 'Shrink the starter (generate large data in the tests); a packet that truly needs a large zip raises the limit in prompt.mdx with `limits: { zipMb: N, reason: "..." }`.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

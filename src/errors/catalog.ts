@@ -319,6 +319,45 @@ export const Errors = {
       `The file "${path}" (shown escaped) has a name that ${reason}. An editor, a terminal or GitHub shows such a name as something else (a bidi control reorders it, the Trojan Source trick; a zero-width character hides in it; a control character breaks the line), and it would ship in the packet's zips as it is.`,
     hint: () => 'Rename the file (or its folder) with visible characters only.',
   }),
+  FileNameNotUtf8: entry<{ path: string }>({
+    code: 'PK140',
+    name: 'FileNameNotUtf8',
+    title: 'A file name is not UTF-8',
+    severity: 'error',
+    message: ({ path }) =>
+      `The name "${path}" is not valid UTF-8 (each byte that is not is shown as \\xNN). A name that cannot be decoded cannot be shown, zipped or named exactly, so it is not read; the rest of the packet is checked as usual.`,
+    hint: () => 'Rename it to a UTF-8 name (in a shell: `mv` with a glob, e.g. `mv starter/data?.csv starter/data.csv`), or delete it.',
+  }),
+  TreeTooDeep: entry<{ path: string; reason: string }>({
+    code: 'PK141',
+    name: 'TreeTooDeep',
+    title: 'Folders nested too deeply',
+    severity: 'error',
+    message: ({ path, reason }) =>
+      `"${path}" ${reason}, so nothing below it is read. No packet needs such a tree, and paths that long break zip tools and the disks candidates unzip onto.`,
+    hint: () => 'Flatten the tree: a packet\'s paths may be at most 32 folders deep and 1,024 bytes long.',
+  }),
+  FileTooLarge: entry<{ path: string; size: string; limit: string; override: boolean }>({
+    code: 'PK142',
+    name: 'FileTooLarge',
+    title: 'File above the size limit',
+    severity: 'error',
+    message: ({ path, size, limit, override }) =>
+      `"${path}" is ${size}, over the limit of ${limit} for a file of ${override ? 'this packet (its `limits.fileMb`)' : 'a packet'}. Every file is hashed, zipped and copied into every rehearsal; a file this large ${override ? 'is over what the packet said it needs' : 'is almost always data that belongs in a generator'}.`,
+    hint: ({ override }) =>
+      override
+        ? 'Shrink the file, or raise `limits.fileMb` in prompt.mdx (at most 256) and say why in `limits.reason`.'
+        : 'Generate the data in the tests (a fixture built at run time), or shrink it; a packet that truly needs a large file raises the limit in prompt.mdx with `limits: { fileMb: N, reason: "..." }`.',
+  }),
+  FileTooLargeToRead: entry<{ path: string; size: string; max: string }>({
+    code: 'PK143',
+    name: 'FileTooLargeToRead',
+    title: 'File too large to read',
+    severity: 'error',
+    message: ({ path, size, max }) =>
+      `"${path}" is ${size}, over the ${max} the kit reads of a file of this sort, so it is not read at all (no packet can raise this limit).`,
+    hint: () => 'Shrink it: a part file is text a person reads, and a tree file that large belongs in a generator run by the tests.',
+  }),
   SandboxUnavailable: entry<{ reason: string }>({
     code: 'PK401',
     name: 'SandboxUnavailable',

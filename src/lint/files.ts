@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readBytesCapped } from '../packets/capped-read.ts';
+import { FILE_LIMIT_MAX_MB, MIB } from '../packets/file-limits.ts';
 import type { Packet } from '../packets/packet.ts';
 
 /** How the lint reads a packet's files; tests pass one over memory. */
@@ -11,13 +12,7 @@ export interface PacketFiles {
 /** Read packet files from disk; `packet.dir` is relative to `cwd` (or absolute). */
 export function fsPacketFiles(cwd: string): PacketFiles {
   return {
-    async read(packet, relPath) {
-      try {
-        return await readFile(path.resolve(cwd, packet.dir, relPath));
-      } catch {
-        return undefined;
-      }
-    },
+    read: (packet, relPath) => readBytesCapped(path.resolve(cwd, packet.dir, relPath), FILE_LIMIT_MAX_MB * MIB),
   };
 }
 

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { diagnose, Errors } from '../errors/catalog.ts';
-import type { Diagnostic } from '../errors/diagnostic.ts';
+import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
+import { packetLimits, sizeText } from './file-limits.ts';
 import { LabErrors } from '../errors/lab-catalog.ts';
 import type { KindDescriptor } from './kinds/kind.ts';
 import { MUTANTS_REPLY, type CodePacketBase } from './packet-base.ts';
@@ -115,11 +116,14 @@ export function crossCheck(packet: CodePacketBase, kind: Pick<KindDescriptor, 'w
     if (!trees.starter.includes(file)) out.push(diagnose(Errors.ContextFileMissing, placeOf(prompt, ['context', i]), { path: file }));
   });
 
+  const limits = packetLimits(prompt.data.limits);
   for (const e of packet.entries) {
     const file = `${packet.dir}/${e.path}`;
     if (e.kind === 'symlink') out.push(diagnose(Errors.SymlinkInTree, { file }, { path: e.path }));
     else if (e.kind === 'other') out.push(diagnose(Errors.UnreadableFile, { file }, { reason: 'it is not a regular file' }));
-    else if (e.size > LARGE_FILE_BYTES) out.push(diagnose(Errors.LargeTreeFile, { file }, { path: e.path, size: e.size }));
+    else if (e.size > limits.fileBytes) {
+      out.push(diagnose(Errors.FileTooLarge, { file }, { path: shownPath(e.path), size: `${sizeText(e.size)} (${e.size.toLocaleString('en-US')} bytes)`, limit: sizeText(limits.fileBytes), override: limits.fileOverride }));
+    } else if (e.size > LARGE_FILE_BYTES && !limits.fileOverride) out.push(diagnose(Errors.LargeTreeFile, { file }, { path: e.path, size: e.size }));
   }
   if (!trees.starter.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/starter` }, { tree: 'starter' }));
   if (failures && !trees.sample.length) out.push(diagnose(Errors.TreeMissing, { file: `${packet.dir}/sample` }, { tree: 'sample' }));

@@ -4,6 +4,7 @@ import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { PacketKitError } from '../errors/packet-kit-error.ts';
 import { displayPath, listPacketDirs, readPacketSource } from './fs-source.ts';
+import { packetId } from './id.ts';
 import type { Packet } from './packet.ts';
 import { parsePacket } from './parse.ts';
 import type { PacketSource } from './source.ts';
@@ -35,8 +36,10 @@ export async function readSources(options: LoadOptions): Promise<{ sources: Pack
   if (!st?.isDirectory()) {
     throw new PacketKitError(diagnose(Errors.PacketsDirMissing, { file: displayPath(packetsDir, options.cwd) }, { dir: options.packetsDir }));
   }
-  const diagnostics: Diagnostic[] = [];
-  const all = await Promise.all((await listPacketDirs(packetsDir)).map((d) => readPacketSource(d, options.cwd)));
+  const { dirs, problems } = await listPacketDirs(packetsDir, options.cwd);
+  // A folder whose name is not UTF-8 has no id to name it by: said when every packet is read.
+  const diagnostics: Diagnostic[] = options.ids?.length ? [] : [...problems];
+  const all = await Promise.all(dirs.map((d) => readPacketSourceIsolated(d, options.cwd)));
   const byId = new Map<string, PacketSource>();
   for (const source of all) {
     const other = byId.get(source.id);
@@ -59,6 +62,27 @@ export async function readSources(options: LoadOptions): Promise<{ sources: Pack
   return { sources, diagnostics };
 }
 
+/** The reason of an exception, short, for PK131. */
+function crashReason(err: unknown): string {
+  const reason = err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
+  return reason.slice(0, 200);
+}
+
+/**
+ * {@link readPacketSource}, with an exception (a failure of the filesystem nobody foresaw) turned
+ * into a problem of that packet, read as empty, so one packet can never stop the others.
+ */
+async function readPacketSourceIsolated(packetDir: string, cwd: string): Promise<PacketSource> {
+  try {
+    return await readPacketSource(packetDir, cwd);
+  } catch (err) {
+    const folder = path.basename(packetDir);
+    const dir = displayPath(packetDir, cwd);
+    const problem = diagnose(Errors.PacketCheckCrashed, { file: dir }, { step: 'Reading', reason: crashReason(err) });
+    return { id: packetId(folder), folder, dir, parts: { prompt: undefined, rubric: undefined, sample: undefined, failures: undefined }, entries: [], problems: [problem] };
+  }
+}
+
 /**
  * {@link parsePacket}, with an exception (a bug of the kit on input nobody foresaw) turned into a
  * diagnostic of that packet, so one packet can never stop the others from being read.
@@ -67,8 +91,7 @@ export function parsePacketIsolated(source: PacketSource): ReturnType<typeof par
   try {
     return parsePacket(source);
   } catch (err) {
-    const reason = err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
-    return { diagnostics: [...source.problems, diagnose(Errors.PacketCheckCrashed, { file: source.dir }, { step: 'Reading', reason: reason.slice(0, 200) })] };
+    return { diagnostics: [...source.problems, diagnose(Errors.PacketCheckCrashed, { file: source.dir }, { step: 'Reading', reason: crashReason(err) })] };
   }
 }
 

@@ -6,6 +6,8 @@ import { defineRule, type Finding } from '../rule.ts';
 /** A word: a run of non-space characters with at least one letter or digit. */
 const WORD = /\S+/g;
 const HAS_LETTER = /[\p{L}\p{N}]/u;
+/** A run of characters longer than this counts as one word per this many characters: a 10 MB line is not one word. */
+export const WORD_CHARS = 40;
 
 export const promptLength = defineRule({
   id: 'prompt-length',
@@ -20,7 +22,7 @@ export const promptLength = defineRule({
   }),
   docs: {
     summary:
-      'The prompt body has at most `max` words (300 by default), code blocks included. A bounded prompt leaves a model nowhere to hide and a candidate nothing to skim; an unbounded one is how a take-home turns into a weekend. Words are runs of text with a letter or digit, in text, inline code and code blocks; comments do not count. The diagnostic points at the first word over the limit.',
+      'The prompt body has at most `max` words (300 by default), code blocks included. A bounded prompt leaves a model nowhere to hide and a candidate nothing to skim; an unbounded one is how a take-home turns into a weekend. Words are runs of text with a letter or digit, in text, inline code and code blocks (a run longer than 40 characters counts as one word per 40, so one huge line is not one word); comments do not count. The diagnostic points at the first word over the limit.',
     bad: 'A 2,000-word prompt with the history of the service, three alternative designs and a glossary.',
     good: 'A goal in two sentences, "Hard limits" and "Stop rule" lists, the deliverables and the test command: under 300 words.',
     options: { max: 'most words allowed (300)', countCode: 'count code blocks (true)' },
@@ -35,8 +37,9 @@ export const promptLength = defineRule({
       (node) => {
         for (const m of node.value.matchAll(WORD)) {
           if (!HAS_LETTER.test(m[0])) continue;
-          words++;
-          if (words === max + 1) over = { node, word: m[0], index: m.index };
+          const before = words;
+          words += Math.ceil(m[0].length / WORD_CHARS);
+          if (before <= max && words > max) over = { node, word: m[0].slice(0, WORD_CHARS), index: m.index };
         }
       },
       { code: countCode },

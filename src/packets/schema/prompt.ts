@@ -3,6 +3,7 @@ import { PRIMITIVE_DOCS, PRIMITIVES, primitiveSchema } from './primitives.ts';
 import { LIMIT_MAXIMA } from '../../sandbox/limits.ts';
 import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
 import { field } from './field-doc.ts';
+import { FILE_LIMIT_MAX_MB, FILE_LIMIT_MB, ZIP_LIMIT_MAX_MB, ZIP_LIMIT_MB } from '../file-limits.ts';
 
 // Each field's words live in its field() call: they are the JSON Schema's descriptions, the
 // format reference (docs/format.md) and `packet explain <field>`, so they are written only there.
@@ -127,6 +128,33 @@ export const sandboxCapsSchema = z.strictObject({
   }),
 });
 
+/** The shortest reason a packet may give for raising its size limits. */
+export const LIMITS_REASON_MIN = 20;
+
+/**
+ * Size limits the packet raises above the kit's defaults, with its reason. A file or a zip over
+ * its limit is an error (PK142, PK325), so a packet that truly needs a large fixture says so here.
+ */
+export const limitsSchema = z.strictObject({
+  fileMb: field(z.int().min(1).max(FILE_LIMIT_MAX_MB, { message: `the kit never reads a file over ${FILE_LIMIT_MAX_MB} MiB (its own maximum); generate the data in the tests` }).optional(), {
+    description: `The largest file of any tree (starter, sample, hidden, mutants, replies), in MiB; default ${FILE_LIMIT_MB}, at most ${FILE_LIMIT_MAX_MB}. A larger file is an error (PK142).`,
+    examples: [20],
+  }),
+  zipMb: field(z.int().min(1).max(ZIP_LIMIT_MAX_MB, { message: `the kit never builds a candidate zip over ${ZIP_LIMIT_MAX_MB} MiB (its own maximum)` }).optional(), {
+    description: `The largest candidate zip the build may write for this packet, in MiB; default ${ZIP_LIMIT_MB}, at most ${ZIP_LIMIT_MAX_MB}. A larger zip stops the build (PK325).`,
+    examples: [80],
+  }),
+  reason: field(
+    z.string().trim().min(LIMITS_REASON_MIN, {
+      message: `say in a sentence why this packet needs files or a zip this large (at least ${LIMITS_REASON_MIN} characters)`,
+    }),
+    {
+      description: `Why the packet needs the larger limits, in a sentence of at least ${LIMITS_REASON_MIN} characters: a large fixture costs every candidate the download and every rehearsal the copy.`,
+      examples: ['The parser is judged on a real 18 MiB access log that cannot be generated.'],
+    },
+  ),
+});
+
 /** One released version of the packet. */
 export const changelogEntrySchema = z.strictObject({
   version: field(semver, { description: 'The version this entry describes.', examples: ['1.1.0'] }),
@@ -216,6 +244,10 @@ export const promptSchema = z.strictObject({
   sandbox: field(sandboxCapsSchema.optional(), {
     description: 'Caps on the sandbox the packet\'s tests run in; the kit\'s defaults when left out, never above its maxima.',
     examples: [{ processes: 64, workspaceMb: 128 }],
+  }),
+  limits: field(limitsSchema.optional(), {
+    description: `Raise the size limits of this packet's files (default ${FILE_LIMIT_MB} MiB a file) or candidate zip (default ${ZIP_LIMIT_MB} MiB), with a reason; left out, the defaults hold. A file or zip over its limit is an error, not a warning.`,
+    examples: [{ fileMb: 20, reason: 'The parser is judged on a real 18 MiB access log that cannot be generated.' }],
   }),
   changelog: field(z.array(changelogEntrySchema).default([]), {
     description: 'Released versions, newest first; the packet page shows them and marks the current one.',

@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../src/cli/io.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
+import type { Diagnostic } from '../../src/errors/diagnostic.ts';
+
+/**
+ * `packet check` and `packet build` on a folder of two good packets (copied from packets/) and
+ * packets holding hostile files, all generated here: a name that is not UTF-8, a tree 1,500
+ * folders deep, a sparse 3 GiB file, a starter file over the 10 MiB limit. Each bad packet is
+ * named with its own code; the good ones are checked as if the bad ones were not there, and
+ * nothing ends in an internal error (PK901, exit 70).
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const GOOD = ['fetch-retry-ticket', 'drill-retry-backoff'];
+
+let root: string;
+const packets = () => path.join(root, 'packets');
+
+async function copyPacket(from: string, to: string): Promise<string> {
+  const dir = path.join(packets(), to);
+  await cp(path.join(ROOT, 'packets', from), dir, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
+  return dir;
+}
+
+async function sparse(file: string, bytes: number): Promise<void> {
+  const fh = await open(file, 'w');
+  await fh.truncate(bytes);
+  await fh.close();
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'packet-kit-hostile-'));
+  for (const id of GOOD) await copyPacket(id, id);
+  // Each bad one is a copy of the take-home in a folder of its own name, so only its hostile file is wrong.
+  const bad = (id: string) => copyPacket('fetch-retry-ticket', id);
+  const named = await bad('bad-name');
+  await writeFile(Buffer.concat([Buffer.from(path.join(named, 'starter', 'src', 'x')), Buffer.from([0xff]), Buffer.from('.py')]), 'x = 1\n');
+  const deep = await bad('bad-deep');
+  execFileSync('bash', ['-c', 'cd "$1" && p=$(printf "d/%.0s" $(seq 100)) && for i in $(seq 15); do mkdir -p "$p" && cd "$p"; done && echo x > leaf.py', 'deep', path.join(deep, 'starter')]);
+  const huge = await bad('bad-huge');
+  await sparse(path.join(huge, 'starter', 'huge.bin'), 3 * 1024 ** 3);
+  const large = await bad('bad-large');
+  await sparse(path.join(large, 'starter', 'fixture.bin'), 10 * 1024 ** 2 + 1);
+  await mkdir(path.join(root, 'dist'), { recursive: true });
+});
+afterAll(async () => {
+  execFileSync('rm', ['-rf', root]);
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('hostile packets beside good ones', () => {
+  it('packet check names each bad packet with its code and checks the good ones as usual (exit 1)', async () => {
+    const io = memoryIo(root, { env: process.env });
+    const code = await runCli(['check', '--format', 'json', '--no-cache'], io);
+    expect(io.stderr).not.toContain('PK901');
+    expect(code).toBe(1);
+    const { diagnostics } = JSON.parse(io.stdout) as { diagnostics: Diagnostic[] };
+    const errors = diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.file.split('/').slice(0, 3).join('/')}`);
+    expect([...new Set(errors)].sort()).toEqual([
+      'PK141 packets/bad-deep/starter',
+      'PK142 packets/bad-large/starter',
+      'PK143 packets/bad-huge/starter',
+      'PK140 packets/bad-name/starter',
+    ].sort());
+    for (const id of GOOD) expect(diagnostics.filter((d) => d.file.startsWith(`packets/${id}/`))).toEqual([]);
+  });
+
+  it('packet build stops at its check, naming only the bad packets (exit 1, not an internal error)', async () => {
+    const io = memoryIo(root, { env: process.env });
+    const code = await runCli(['build', '--skip-rehearse'], io);
+    const all = io.stdout + io.stderr;
+    expect(all).not.toContain('PK901');
+    expect(code).toBe(1);
+    const stop = /PK313 The build stopped at step "check": \d+ errors? in ([^.]+)\./.exec(all);
+    expect(stop, all).not.toBeNull();
+    expect(stop![1]!.split(', ').sort()).toEqual(['bad-deep', 'bad-huge', 'bad-large', 'bad-name']);
+  });
+});
