@@ -1,3 +1,5 @@
+import { forTerminal } from './escape.ts';
+
 /** How bad a diagnostic is. Errors fail `packet check`; warnings fail it only with `--strict`. */
 export type Severity = 'error' | 'warning';
 
@@ -25,9 +27,9 @@ export interface Diagnostic {
   sensitive?: boolean;
 }
 
-/** A path as messages show it: control characters written as escapes (`\n`, `\u001b`), so a name cannot break or forge a line of output. */
+/** A path as messages show it: control characters and the bidi and zero-width ones written as escapes (`\n`, `\u001b`, `\u202e`), so a name cannot break, reorder or forge a line of output. */
 export function shownPath(p: string): string {
-  return p.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  return forTerminal(p);
 }
 
 /** A place in a file. */

@@ -16,6 +16,7 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
 import { scanManyForSecrets } from '../lint/secrets.ts';
 import type { RunMessages } from '../runs/reporter.ts';
+import { forJson } from '../errors/escape.ts';
 import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
 import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
@@ -165,7 +166,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorec
       limit(async () => {
         const card = await gradeOne(o, source, names[i]!);
         const dir = path.join(o.outDir, names[i]!);
-        await writeAtomic(path.join(dir, 'scorecard.json'), `${JSON.stringify(card, null, 2)}\n`);
+        await writeAtomic(path.join(dir, 'scorecard.json'), forJson(card));
         await writeAtomic(path.join(dir, 'scorecard.md'), scorecardMarkdown(card));
         o.reporter?.onCard?.(card, ++done, o.submissions.length);
         return card;
@@ -193,7 +194,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<{ cards: Scorec
       card: `${c.submission.name}/scorecard.json`,
     })),
   };
-  await writeAtomic(path.join(o.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeAtomic(path.join(o.outDir, 'summary.json'), forJson(summary));
   await writeAtomic(path.join(o.outDir, 'summary.csv'), summaryCsv(summary));
   o.reporter?.onRunEnd?.(summary, o.outDir);
   return { cards, summary };
