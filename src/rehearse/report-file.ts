@@ -4,6 +4,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { forJson } from '../errors/escape.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import type { RehearsalReporter } from './reporter.ts';
 import { REPORT_SCHEMA_VERSION, type RehearsalReport } from './report.ts';
@@ -25,7 +26,7 @@ export function jsonReportFile(file: string, redact: (text: string) => string = 
 
 /** The report as written: two-space JSON, the model runs' keys sorted, a final newline. */
 export function reportText(report: RehearsalReport): string {
-  return JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
+  return forJson({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) });
 }
 
 /** A report of the previous document version (2): no kit, no shard, one live model. Read for history only. */
