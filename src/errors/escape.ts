@@ -111,11 +111,18 @@ export function forCsv(v: string | number | boolean | null): string {
 const JSON_RAW = /[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /**
+ * A JSON text (as JSON.stringify or a stable serialiser wrote it) with DEL, C1 and the bidi and
+ * zero-width characters written as `\u` escapes: JSON.stringify escapes C0 but leaves these raw.
+ * Any JSON reader gets the same value back.
+ */
+export function inertJson(text: string): string {
+  return text.replace(JSON_RAW, unicodeEscape);
+}
+
+/**
  * A JSON document of `value` (indented by two, ending with a newline) in which no control
- * character is raw: JSON.stringify already escapes C0; DEL, C1 and the bidi and zero-width
- * characters are written as `\u` escapes too, so `cat` of the file shows them and any JSON
- * reader gets the same value back.
+ * character is raw (see {@link inertJson}), so `cat` of the file shows them as escapes.
  */
 export function forJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(JSON_RAW, unicodeEscape)}\n`;
+  return `${inertJson(JSON.stringify(value, null, 2))}\n`;
 }
