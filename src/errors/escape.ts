@@ -68,6 +68,16 @@ export function forMarkdownCode(s: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/**
+ * A whole Markdown document whose structure its writer already built (a tree written by
+ * remark-stringify, which escapes Markdown but passes control characters through): every
+ * control but the line feed and the tab shown as an escape, so a NUL or an escape sequence in a
+ * packet's title or body never reaches a file a candidate opens.
+ */
+export function forMarkdownDocument(markdown: string): string {
+  return forTerminal(markdown, { lines: true });
+}
+
 /** Text for HTML content or a quoted attribute: the five special characters as entities, controls shown as escapes (on one line unless `lines`). */
 export function forHtml(s: string, options: LinesOption = {}): string {
   return forTerminal(s, options)
