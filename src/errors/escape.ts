@@ -46,11 +46,12 @@ export function forTerminal(s: string, options: LinesOption = {}): string {
 /**
  * Inline Markdown text that reads as exactly these characters: on one line (newlines and other
  * controls shown as escapes), with nothing that Markdown or the HTML in it would act on
- * (emphasis, code, links, tags, entities, table cells, a heading, quote, list or rule at the start).
+ * (emphasis, code, links, tags, entities, table cells, a heading, quote, list or rule at the start;
+ * in MDX, an expression or JSX).
  */
 export function forMarkdown(s: string): string {
   return showControls(s)
-    .replace(/[\\`*_[\]<>|~&]/g, '\\$&')
+    .replace(/[\\`*_[\]<>|~&{}]/g, '\\$&')
     .replace(/^([#+=-])/, '\\$1')
     .replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
 }

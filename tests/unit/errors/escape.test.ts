@@ -37,6 +37,7 @@ describe('escaping for each medium', () => {
     expect(forMarkdown('- item')).toBe('\\- item');
     expect(forMarkdown('1. item')).toBe('1\\. item');
     expect(forMarkdown('a | b')).toBe('a \\| b');
+    expect(forMarkdown('{process.env.KEY}')).toBe('\\{process.env.KEY\\}');
     expect(forMarkdown('[x](javascript:1) `c` _e_ ~s~ &amp;')).toBe('\\[x\\](javascript:1) \\`c\\` \\_e\\_ \\~s\\~ \\&amp;');
     for (const s of Object.values(HOSTILE)) {
       expect(forMarkdown(s)).not.toMatch(RAW);
