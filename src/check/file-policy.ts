@@ -1,8 +1,9 @@
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose } from '../errors/catalog.ts';
-import { shownPath, type Diagnostic } from '../errors/diagnostic.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { EntryKind } from '../packets/source.ts';
 import { labModelOf, type CodePacket } from '../packets/packet.ts';
+import { isSafeName, nameHazard, shownName } from '../errors/safe-name.ts';
 
 /**
  * What may never go into a zip, whatever the zip: links and special files, paths that leave the
@@ -13,17 +14,17 @@ import { labModelOf, type CodePacket } from '../packets/packet.ts';
 /** Why a zip path is refused, as a diagnostic; undefined when it is fine. `file` is the diagnostic's file. */
 export function zipPathProblem(p: string, file: string = p): Diagnostic | undefined {
   const place = { file };
-  const path = shownPath(p);
+  const path = shownName(p);
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return diagnose(BundleErrors.ZipAbsolutePath, place, { path });
   const segments = p.split(/[\\/]/);
   if (segments.includes('..')) return diagnose(BundleErrors.ZipParentSegment, place, { path });
   if (p === '') return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'is empty' });
   if (p.includes('\\')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a backslash' });
   if (p.includes('\0')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'contains a NUL character' });
-  const control = /[\u0001-\u001f\u007f]/.exec(p);
-  if (control) {
-    const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    return diagnose(BundleErrors.ZipBadPath, place, { path, reason: `contains a control character (${code}), which unzip tools and terminals show as something else or not at all` });
+  const hazard = nameHazard(p);
+  if (hazard) {
+    const why = hazard.kind === 'bidi control' ? 'which reorders the name as editors and terminals show it' : hazard.kind === 'zero-width character' ? 'which hides in the name, so it looks like another' : 'which unzip tools and terminals show as something else or not at all';
+    return diagnose(BundleErrors.ZipBadPath, place, { path, reason: `contains a ${hazard.kind} (${hazard.codePoint}), ${why}` });
   }
   if (segments.some((s) => s === '' || s === '.')) return diagnose(BundleErrors.ZipBadPath, place, { path, reason: 'has an empty or "." segment' });
   return undefined;
@@ -54,7 +55,7 @@ export function refusalOf(rel: string, kind: EntryKind, file: string): Diagnosti
   const place = { file };
   const pathProblem = zipPathProblem(rel, file);
   if (pathProblem) return pathProblem;
-  const path = shownPath(rel);
+  const path = shownName(rel);
   if (kind !== 'file') return diagnose(BundleErrors.ZipSymlink, place, { path, kind: kind === 'symlink' ? 'symbolic link' : 'special file (device, socket or pipe)' });
   const segments = rel.split('/');
   if (segments.some((s) => s.toLowerCase() === '.git')) return diagnose(BundleErrors.ZipGitMetadata, place, { path });
@@ -83,13 +84,14 @@ export function generatedNameOf(rel: string, readme = 'README.md'): string | und
  * Every file of a packet the build would refuse, found before anything is built: what the
  * reviewer bundle refuses (it holds every file: paths, `.git`, `.env*`, key files) and, for the
  * starter, what the candidate zip refuses besides (a name the kit generates). `packet check`
- * reports these, with the build's own codes. Links and special files are left to the loader,
- * which reports them already (PK111, PK117).
+ * reports these, with the build's own codes. Links, special files and unsafe names are left to
+ * the loader, which reports them already (PK111, PK117, PK161).
  */
 export function packetFileRefusals(packet: CodePacket): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const e of packet.entries) {
-    if (e.kind !== 'file') continue;
+    // A name with a control, bidi or zero-width character is the loader's to report (PK161).
+    if (e.kind !== 'file' || !isSafeName(e.path)) continue;
     const file = `${packet.dir}/${e.path}`;
     const refusal = refusalOf(e.path, 'file', file);
     if (refusal) {
@@ -101,7 +103,7 @@ export function packetFileRefusals(packet: CodePacket): Diagnostic[] {
     const starterRefusal = refusalOf(rel, 'file', file);
     const generated = generatedNameOf(rel, readmeName(packet));
     if (starterRefusal) out.push(starterRefusal);
-    else if (generated) out.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: shownPath(rel), generated }));
+    else if (generated) out.push(diagnose(BundleErrors.ZipNameTaken, { file }, { path: shownName(rel), generated }));
   }
   return out;
 }

@@ -301,6 +301,24 @@ export const Errors = {
       `${step} this packet failed inside packet-kit (${reason}). That is a bug in the kit, not a problem named in the packet; the other packets were checked as usual.`,
     hint: () => 'Run `npx packet check` on this packet alone to see it again, and report it with the packet attached.',
   }),
+  ControlCharacterInText: entry<{ part: string; code: string; count: number }>({
+    code: 'PK160',
+    name: 'ControlCharacterInText',
+    title: 'A control character in a part',
+    severity: 'error',
+    message: ({ part, code, count }) =>
+      `${part} holds the control character ${code} here${count > 1 ? ` (and ${count - 1} more on this line)` : ''}. It is invisible in an editor, but it would reach the site's pages, PROMPT.md, README.md and RUBRIC.md as it is, where a terminal or a browser acts on it or shows garbage.`,
+    hint: () => 'Delete it; only tab, newline and carriage return may appear in a part. Write a visible character or an HTML entity if you meant one.',
+  }),
+  UnsafeFileName: entry<{ path: string; reason: string }>({
+    code: 'PK161',
+    name: 'UnsafeFileName',
+    title: 'A file name that reads as another name',
+    severity: 'error',
+    message: ({ path, reason }) =>
+      `The file "${path}" (shown escaped) has a name that ${reason}. An editor, a terminal or GitHub shows such a name as something else (a bidi control reorders it, the Trojan Source trick; a zero-width character hides in it; a control character breaks the line), and it would ship in the packet's zips as it is.`,
+    hint: () => 'Rename the file (or its folder) with visible characters only.',
+  }),
   SandboxUnavailable: entry<{ reason: string }>({
     code: 'PK401',
     name: 'SandboxUnavailable',

@@ -1,4 +1,4 @@
-import { forTerminal } from './escape.ts';
+import { shownName } from './safe-name.ts';
 
 /** How bad a diagnostic is. Errors fail `packet check`; warnings fail it only with `--strict`. */
 export type Severity = 'error' | 'warning';
@@ -27,10 +27,11 @@ export interface Diagnostic {
   sensitive?: boolean;
 }
 
-/** A path as messages show it: control characters and the bidi and zero-width ones written as escapes (`\n`, `\u001b`, `\u202e`), so a name cannot break, reorder or forge a line of output. */
-export function shownPath(p: string): string {
-  return forTerminal(p);
-}
+/**
+ * A path as messages show it: control, bidi and zero-width characters written as escapes (`\n`,
+ * `\u001b`, `\u202e`), so a name cannot break, forge or reorder a line of output.
+ */
+export const shownPath = shownName;
 
 /** A place in a file. */
 export interface Place {

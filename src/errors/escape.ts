@@ -8,7 +8,7 @@
  * `\u001b`, `\u202e`), never dropped, so a reader sees that they were there. Pure.
  */
 
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 /**
  * C0 and C1 controls, DEL, and the format characters that hide or reorder text: zero-width
@@ -20,7 +20,7 @@ const CONTROLS = /[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u20
 const CONTROLS_BUT_LINES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 const unicodeEscape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-/** `\n`, `\r`, `\t` by name, any other as `\u` and four hex digits (as JSON and JavaScript write them). */
+/** `\n`, `\r`, `\t`, `\b`, `\f` by name, any other as `\u` and four hex digits (as JSON and JavaScript write them). */
 const escapeOf = (ch: string): string => NAMED[ch] ?? unicodeEscape(ch);
 
 /** Control characters and the ones that hide or reorder text, shown as escapes: `\n`, `\u001b`, `\u202e`. The text stays on one line. */

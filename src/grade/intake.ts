@@ -2,7 +2,8 @@
  * Safe intake of what a candidate sends back: a zip (yauzl), a tar.gz (node-tar's parser) or a
  * folder. Nothing is extracted to disk: entries are read into memory under caps on their count,
  * their total and single size and their compression ratio, counted while streaming so a bomb
- * stops early. Paths that climb out or are absolute, paths not in their one normal spelling
+ * stops early. Paths that climb out or are absolute, names with a control, bidi or zero-width
+ * character (a zip name without the UTF-8 flag judged by its CP437 bytes), paths not in their one normal spelling
  * (`src//x.py`, `src/./x.py`, decomposed Unicode), links, devices, duplicate names (also
  * case-folded and normalised) and encrypted entries refuse the whole submission with a coded
  * finding. One folder at the root (`<id>-<version>/`) is stripped; caches and the kit's own
@@ -15,6 +16,7 @@ import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
 import { GradeErrors } from '../errors/grade-catalog.ts';
+import { nameHazardReason, shownName } from '../errors/safe-name.ts';
 import { finding, type Finding } from '../judge/findings.ts';
 import { walkFolder } from '../judge/safe-read.ts';
 
@@ -78,7 +80,8 @@ const refuse = (f: Finding): never => {
 /** Why a path from an archive is unsafe, or null. */
 export function unsafePathReason(p: string): string | null {
   if (p === '') return 'is empty';
-  if (/[\x00-\x1f\x7f]/.test(p)) return 'holds a control character';
+  const hazard = nameHazardReason(p);
+  if (hazard) return hazard;
   if (p.includes('\\')) return 'holds a backslash';
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is an absolute path';
   if (p.split('/').includes('..')) return 'climbs out with ".."';
@@ -121,7 +124,7 @@ function collector(limits: IntakeLimits) {
   let count = 0;
   let total = 0;
   const duplicate = (p: string, other: string) =>
-    finding('intake', GradeErrors.ArchiveDuplicateName, { path: p, other, same: p === other ? 'spelled the same' : normalPath(p) === normalPath(other) ? 'once "//", "." segments and Unicode composition are read as a file system reads them' : 'once case is ignored' });
+    finding('intake', GradeErrors.ArchiveDuplicateName, { path: shownName(p), other: shownName(other), same: p === other ? 'spelled the same' : normalPath(p) === normalPath(other) ? 'once "//", "." segments and Unicode composition are read as a file system reads them' : 'once case is ignored' });
   return {
     entries,
     /**
@@ -135,12 +138,12 @@ function collector(limits: IntakeLimits) {
       const p = raw.replace(/\/$/, '').replace(/^\.(\/|$)/, '');
       if (p === '' && raw.startsWith('.')) return '';
       const why = unsafePathReason(p);
-      if (why) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, { path: raw, reason: why }));
+      if (why) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, { path: shownName(raw), reason: why }));
       const notNormal = notNormalReason(p);
       if (notNormal) {
         const other = folded.get(sameFileKey(p));
         if (other !== undefined) refuse(duplicate(raw, other));
-        refuse(finding('intake', GradeErrors.ArchivePathNotNormal, { path: raw, normal: normalPath(p), reason: notNormal }));
+        refuse(finding('intake', GradeErrors.ArchivePathNotNormal, { path: shownName(raw), normal: shownName(normalPath(p)), reason: notNormal }));
       }
       return p;
     },
@@ -184,18 +187,58 @@ async function readStream(stream: Readable, p: string, c: ReturnType<typeof coll
 const UNIX_TYPE = 0o170000;
 const modeKinds: Record<number, string> = { 0o120000: 'symlink', 0o020000: 'a character device', 0o060000: 'a block device', 0o010000: 'a FIFO', 0o140000: 'a socket' };
 
+/** The zip flag that says an entry's name is UTF-8; without it the name is CP437. */
+const UTF8_FLAG = 0x800;
+
+/** CP437's glyphs for the control bytes 0x00-0x1F and 0x7F, as yauzl decodes them: byte 0x0A is "◙". */
+const CP437_CONTROLS = '\u0000☺☻♥♦♣♠•◘○◙♂♀♪♫☼►◄↕‼¶§▬↨↑↓→←∟↔▲▼';
+const CP437_DEL = '⌂';
+
+/**
+ * A CP437 name as unzip would write it: each glyph yauzl made of a control byte back to the
+ * control character (shown escaped), the rest as decoded.
+ */
+export function cp437Shown(decoded: string): string {
+  return shownName([...decoded].map((ch) => (ch === CP437_DEL ? '\u007f' : CP437_CONTROLS.includes(ch) ? String.fromCharCode(CP437_CONTROLS.indexOf(ch)) : ch)).join(''));
+}
+
+/**
+ * Why a zip entry's name, read per the zip's flags, is not a name to take, or null: a name
+ * without the UTF-8 flag is CP437, in which a control byte decodes to a glyph (`\n` is "◙") that
+ * unzip writes back as the control character; a name with the flag must be valid UTF-8, not
+ * bytes every reader decodes its own way.
+ */
+export function zipNameProblem(entry: Pick<yauzl.Entry, 'generalPurposeBitFlag' | 'fileNameRaw' | 'fileName'>): { path: string; reason: string } | null {
+  const raw = entry.fileNameRaw;
+  if ((entry.generalPurposeBitFlag & UTF8_FLAG) === 0) {
+    const i = raw.findIndex((b) => b < 0x20 || b === 0x7f);
+    if (i < 0) return null;
+    const code = `U+${raw[i]!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const glyph = raw[i] === 0x7f ? CP437_DEL : raw[i] === 0 ? null : CP437_CONTROLS[raw[i]!]!;
+    return { path: cp437Shown(entry.fileName), reason: `holds a control character (${code}) in a name without the zip's UTF-8 flag, which ${glyph ? `reads as the CP437 glyph "${glyph}" here` : 'no CP437 glyph shows'} and is the control character itself where unzip writes the file` };
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    return null;
+  } catch {
+    return { path: [...raw].map((b) => (b < 0x80 ? shownName(String.fromCharCode(b)) : `\\x${b.toString(16).padStart(2, '0')}`)).join(''), reason: 'is not valid UTF-8, although the zip says its names are, so every tool reads it as another name' };
+  }
+}
+
 async function readZip(file: string, limits: IntakeLimits): Promise<Map<string, Buffer>> {
   const c = collector(limits);
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z!))));
   try {
     await new Promise<void>((resolve, reject) => {
       zip.on('error', (err: Error) => {
-        const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(err.message);
-        reject(m ? new Refusal(finding('intake', GradeErrors.ArchiveUnsafePath, { path: m[2]!, reason: m[1] === 'absolute path' ? 'is an absolute path' : m[1] === 'invalid relative path' ? 'climbs out with ".."' : 'holds a backslash' })) : err);
+        const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(err.message);
+        reject(m ? new Refusal(finding('intake', GradeErrors.ArchiveUnsafePath, { path: shownName(m[2]!), reason: m[1] === 'absolute path' ? 'is an absolute path' : m[1] === 'invalid relative path' ? 'climbs out with ".."' : 'holds a backslash' })) : err);
       });
       zip.on('end', () => resolve());
       zip.on('entry', (entry: yauzl.Entry) => {
         void (async () => {
+          const undecodable = zipNameProblem(entry);
+          if (undecodable) refuse(finding('intake', GradeErrors.ArchiveUnsafePath, undecodable));
           const p = c.name(entry.fileName);
           if (entry.fileName.endsWith('/') || p === '') return zip.readEntry();
           if (entry.isEncrypted()) refuse(finding('intake', GradeErrors.ArchiveEncrypted, { path: p }));
@@ -350,6 +393,6 @@ export async function readSubmission(p: string, limits: IntakeLimits = DEFAULT_I
     return { ok: true, kind, sha256: sha256 ?? filesDigest(entries), ...arranged };
   } catch (err) {
     if (err instanceof Refusal) return { ok: false, kind, sha256, refusal: err.finding };
-    return { ok: false, kind, sha256, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: (err as Error).message }) };
+    return { ok: false, kind, sha256, refusal: finding('intake', GradeErrors.SubmissionUnreadable, { reason: shownName((err as Error).message) }) };
   }
 }

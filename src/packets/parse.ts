@@ -5,6 +5,7 @@ import { splitFrontmatter } from './frontmatter.ts';
 import { KINDS, type ValidParts } from './kinds/index.ts';
 import type { Packet } from './packet.ts';
 import { parsePartWith } from './part.ts';
+import { nameHazardReason, shownName } from '../errors/safe-name.ts';
 import { PART_FILES, PART_SCHEMAS, type PacketKind } from './schema/index.ts';
 import type { PacketSource } from './source.ts';
 import { parseLocatedYaml } from './yaml-positions.ts';
@@ -36,7 +37,7 @@ export function declaredKind(promptText: string | undefined): PacketKind {
 
 /** The pure core shared by every adapter: a source in, the packet of its kind (when valid) and diagnostics out. */
 export function parsePacket(source: PacketSource): ParseResult {
-  const diagnostics: Diagnostic[] = [...source.problems];
+  const diagnostics: Diagnostic[] = [...source.problems, ...unsafeNames(source)];
   const kindName = declaredKind(source.parts.prompt);
   const kind = KINDS.find((k) => k.kind === kindName)!;
   const parts: ValidParts = {};
@@ -65,6 +66,21 @@ export function parsePacket(source: PacketSource): ParseResult {
   const assembled = kind.assemble(parts, source);
   diagnostics.push(...assembled.diagnostics);
   return { packet: assembled.packet, diagnostics };
+}
+
+/**
+ * Every file whose path holds a control, bidi or zero-width character (in its own name or a
+ * folder's), wherever it sits in the packet: starter/, sample/, hidden/, mutants/, replies/ or
+ * beside the parts. The message shows it escaped (the renderer escapes the file's own path), so the
+ * diagnostic cannot be reordered or split by the name.
+ */
+function unsafeNames(source: PacketSource): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const e of source.entries) {
+    const reason = nameHazardReason(e.path);
+    if (reason) out.push(diagnose(Errors.UnsafeFileName, { file: `${source.dir}/${e.path}` }, { path: shownName(e.path), reason }));
+  }
+  return out;
 }
 
 /** A kind's parts in words: `prompt, rubric and assistant`. */

@@ -1,7 +1,7 @@
 import type { z } from 'astro/zod';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
-import { splitFrontmatter } from './frontmatter.ts';
+import { normalizeText, splitFrontmatter } from './frontmatter.ts';
 import { PART_SCHEMAS, type PartName } from './schema/index.ts';
 import { validatePart } from './validate-part.ts';
 import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseLocatedYaml, type LocatedYaml } from './yaml-positions.ts';
@@ -43,6 +43,37 @@ export function parsePartWith<S extends z.core.$ZodType>(
   raw: string,
   file: string,
 ): { part?: Part<z.output<S>>; diagnostics: Diagnostic[] } {
+  const controls = controlCharacters(normalizeText(raw), file, `${name}.mdx`);
+  const result = parseChecked(schema, name, raw, file);
+  if (!controls.length) return result;
+  return { diagnostics: [...controls, ...result.diagnostics] };
+}
+
+/** C0 controls but tab, LF and CR; DEL; C1. */
+const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** Lines with control characters reported, at most, in one part. */
+const MAX_CONTROL_LINES = 10;
+
+/**
+ * The control characters of a part's text (frontmatter and body alike), one diagnostic at the first
+ * of each line that holds any, at its line and column (1-based, UTF-16 code units as the YAML
+ * positions count them).
+ */
+export function controlCharacters(text: string, file: string, part: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length && out.length < MAX_CONTROL_LINES; i++) {
+    const found = [...lines[i]!.matchAll(TEXT_CONTROL)];
+    if (!found.length) continue;
+    const first = found[0]!;
+    const code = `U+${first[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    out.push(diagnose(Errors.ControlCharacterInText, { file, line: i + 1, column: first.index + 1 }, { part, code, count: found.length }));
+  }
+  return out;
+}
+
+function parseChecked<S extends z.core.$ZodType>(schema: S, name: PartName, raw: string, file: string): { part?: Part<z.output<S>>; diagnostics: Diagnostic[] } {
   const split = splitFrontmatter(raw);
   if (!split.ok) {
     const place = { file, line: 1, column: 1 };

@@ -72,11 +72,11 @@ describe('the candidate zip', () => {
   });
 
   it('writes no raw control character from the packet\'s text: a title or a body with a NUL or an escape sequence shows them escaped', () => {
-    const { packet } = memPacket((f) => ({
-      'prompt.mdx': edit(edit(f['prompt.mdx'], 'title: "Memory packet"', 'title: "Memory\\0 packet\\e[2J\\u202e"'), '## Goal', 'A line with \u0000 and \u001b[31m in it.\n\n## Goal'),
-    }));
+    // The check refuses such a part (PK160); the writers escape what reaches them all the same.
+    const { packet } = memPacket();
+    packet.prompt.data.title = 'Memory\u0000 packet\u001b[2J\u202e';
+    packet.prompt.body = packet.prompt.body.replace('## Goal', 'A line with \u0000 and \u001b[31m in it.\n\n## Goal');
     const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
-    expect(packet.prompt.data.title).toBe('Memory\u0000 packet\u001b[2J\u202e');
     for (const md of [promptMarkdown(packet), rubricMarkdown(packet), readmeMarkdown(packet)]) {
       expect(md).not.toMatch(RAW);
       expect(md).toContain('Memory\\u0000 packet\\u001b\\[2J\\u202e');
@@ -130,6 +130,15 @@ describe('the candidate zip', () => {
         'PK307 packets/mem/starter/tls.key',
       ].sort(),
     );
+  });
+
+  it('refuses a starter name with a bidi, zero-width or C1 control character (PK303), shown escaped', async () => {
+    const { packet, read } = memPacket(() => ({ 'starter/src/evil\u202Eyp.py': 'x = 1\n', 'starter/ma\u200Bin.py': 'x = 1\n', 'starter/a\u0085.py': 'x = 1\n' }));
+    const { zip, diagnostics } = await buildCandidateZip(packet, read);
+    expect(zip).toBeUndefined();
+    expect(diagnostics.map((d) => d.code)).toEqual(['PK303', 'PK303', 'PK303']);
+    expect(diagnostics.map((d) => d.message.replace(/ contains.*/, '')).sort()).toEqual(['The zip entry "a\\u0085.py"', 'The zip entry "ma\\u200bin.py"', 'The zip entry "src/evil\\u202eyp.py"']);
+    expect(diagnostics.find((d) => d.message.includes('202e'))!.message).toContain('contains a bidi control (U+202E), which reorders the name');
   });
 
   it('refuses a starter file that would land on a generated file (PK309)', async () => {

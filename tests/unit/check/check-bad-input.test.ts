@@ -375,14 +375,14 @@ describe('packet check on bad input', () => {
       'PK306 "packets/p/mutants/drops-minutes/.env"',
       'PK307 "packets/p/sample/id_rsa"',
       'PK302 "packets/p/starter/..\\\\evil.txt"',
-      'PK303 "packets/p/starter/line\\nbreak.txt"',
+      'PK161 "packets/p/starter/line\\nbreak.txt"',
       'PK309 "packets/p/starter/README.md"',
     ]);
-    expect(r.diagnostics.find((d) => d.code === 'PK303')!.message).toContain('"starter/line\\nbreak.txt" contains a control character (U+000A)');
+    expect(r.diagnostics.find((d) => d.code === 'PK161')!.message).toContain('"starter/line\\nbreak.txt" (shown escaped) has a name that holds a control character (U+000A)');
     // The text report never prints the raw newline: one diagnostic, one line.
     const io = memoryIo(t.root);
     await runCli(['check'], io);
-    expect(io.stdout).toContain('packets/p/starter/line\\nbreak.txt PK303 error');
+    expect(io.stdout).toContain('packets/p/starter/line\\nbreak.txt PK161 error');
   });
 
   it('warns about a reply file that no failure mode names', async () => {
