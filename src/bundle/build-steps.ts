@@ -14,6 +14,7 @@ import type { BuildReporter, BuildSteps, LabTablesOutcome, RehearsalOutcome } fr
 import type { PacketFileReader } from './candidate-zip.ts';
 import { readReportFile } from './build.ts';
 import type { SiteBuilder } from './site-build.ts';
+import { forTerminal } from '../errors/escape.ts';
 
 /**
  * The outside steps of `packet build` on a real project: packets read from disk, the check's
@@ -58,11 +59,11 @@ export function buildReporter(out: (text: string) => void): RehearsalReporter {
   return {
     onPacketEnd(report) {
       if (report.status === 'fails-closed') return;
-      out(`  ${report.status.toUpperCase()} ${report.id} ${report.version}\n`);
-      for (const c of report.checks.filter((x) => !x.ok)) out(`    ${c.id}: ${c.defect ?? c.actual}\n`);
+      out(`  ${report.status.toUpperCase()} ${forTerminal(report.id)} ${forTerminal(report.version)}\n`);
+      for (const c of report.checks.filter((x) => !x.ok)) out(`    ${forTerminal(c.id)}: ${forTerminal(c.defect ?? c.actual)}\n`);
     },
     onRunEnd(report) {
-      if (report.sandbox.notice) out(`  note: ${report.sandbox.notice}\n`);
+      if (report.sandbox.notice) out(`  note: ${forTerminal(report.sandbox.notice, { lines: true })}\n`);
     },
   };
 }

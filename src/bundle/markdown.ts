@@ -1,6 +1,7 @@
 import type { Heading, List, ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { forMarkdownDocument, showControls } from '../errors/escape.ts';
 import { isHiddenNode, parseBody } from '../packets/markdown-tree.ts';
 
 /**
@@ -56,21 +57,23 @@ export function renderBody(body: string, file: string, options: RenderBodyOption
   return { type: 'root', children: children as RootContent[] };
 }
 
-/** Write a tree as Markdown: `-` bullets, fenced code, `*` emphasis, ATX headings, LF line ends. */
+/** Write a tree as Markdown: `-` bullets, fenced code, `*` emphasis, ATX headings, LF line ends; no control character but LF and tab (see `forMarkdownDocument`). */
 export function toMarkdown(root: Root): string {
-  return unified()
-    .use(remarkStringify, { bullet: '-', fences: true, emphasis: '*', strong: '*', rule: '-', listItemIndent: 'one', incrementListMarker: true })
-    .stringify(root);
+  return forMarkdownDocument(
+    unified()
+      .use(remarkStringify, { bullet: '-', fences: true, emphasis: '*', strong: '*', rule: '-', listItemIndent: 'one', incrementListMarker: true })
+      .stringify(root),
+  );
 }
 
-/** A text node. */
+/** A text node, on one line: a field's control characters (a newline too) shown as escapes. */
 export function text(value: string): PhrasingContent {
-  return { type: 'text', value };
+  return { type: 'text', value: showControls(value) };
 }
 
-/** An inline code node. */
+/** An inline code node, on one line (see {@link text}). */
 export function code(value: string): PhrasingContent {
-  return { type: 'inlineCode', value };
+  return { type: 'inlineCode', value: showControls(value) };
 }
 
 /** A strong node around text. */

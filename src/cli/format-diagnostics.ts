@@ -3,6 +3,7 @@ import path from 'node:path';
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { forJson, forTerminal } from '../errors/escape.ts';
 import { renderDiagnostic } from '../errors/render.ts';
 import { normalizeText } from '../packets/frontmatter.ts';
 
@@ -28,7 +29,8 @@ export function formatDiagnosticsText(list: readonly Diagnostic[], options: { cw
       const source = sourceCache.get(d.file);
       if (source) {
         const frame = codeFrameColumns(source, { start: { line: d.line, column: d.column ?? 1 } }, { highlightCode: false, linesAbove: 1, linesBelow: 1 });
-        out += frame.replace(/^/gm, '  ') + '\n';
+        // The file's own control characters (a NUL, an escape sequence) shown as escapes, as in the message above.
+        out += forTerminal(frame, { lines: true }).replace(/^/gm, '  ') + '\n';
       }
     }
   }
@@ -45,11 +47,5 @@ export function countDiagnostics(list: readonly Diagnostic[]): { errors: number;
 
 /** The JSON document of `--format json`. */
 export function formatDiagnosticsJson(list: readonly Diagnostic[], packets: readonly string[]): string {
-  return (
-    JSON.stringify(
-      { schemaVersion: DIAGNOSTICS_SCHEMA_VERSION, packets: [...packets].sort(), summary: countDiagnostics(list), diagnostics: list },
-      null,
-      2,
-    ) + '\n'
-  );
+  return forJson({ schemaVersion: DIAGNOSTICS_SCHEMA_VERSION, packets: [...packets].sort(), summary: countDiagnostics(list), diagnostics: list });
 }

@@ -8,6 +8,7 @@ import { renderDiagnostic } from '../errors/render.ts';
 import { COMMAND_SPECS } from './command-specs.ts';
 import { FlagValueError } from './flags.ts';
 import type { CliIo } from './io.ts';
+import { forTerminal } from '../errors/escape.ts';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -72,7 +73,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`packet: unknown command "${name}".\n\n${usage()}`);
+    io.err(`packet: unknown command "${forTerminal(name)}".\n\n${usage()}`);
     return 2;
   }
   try {
@@ -87,7 +88,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`packet ${name}: ${err.message}\nRun "packet ${name} --help" for its options.\n`);
+      io.err(`packet ${name}: ${forTerminal(err.message, { lines: true })}\nRun "packet ${name} --help" for its options.\n`);
       return 2;
     }
     io.err(internalErrorLine(err, argv, io.env.PACKET_KIT_ERROR_DIR));

@@ -1,4 +1,5 @@
 import { shownPath, type Diagnostic } from './diagnostic.ts';
+import { forTerminal } from './escape.ts';
 
 /** The colours a renderer may use; the default paints nothing. A terminal passes picocolors. */
 export interface Paint {
@@ -10,7 +11,7 @@ export interface Paint {
 
 const plain = (text: string) => text;
 /** Control characters but the line break and the tab, written as escapes: a message may span lines, never move the cursor or clear a line. */
-const inert = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+const inert = (text: string) => forTerminal(text, { lines: true });
 const NO_PAINT: Paint = { bold: plain, red: plain, yellow: plain, dim: plain };
 
 /** Options of {@link renderDiagnostic}. */

@@ -6,6 +6,7 @@
  * different files). The packet loader, the zips and the intake of submissions all ask here, and
  * every diagnostic shows a path through {@link shownName}.
  */
+import { showControls } from './escape.ts';
 
 /** What makes a character unsafe in a name. */
 export type NameHazardKind = 'control character' | 'bidi control' | 'zero-width character';
@@ -61,12 +62,11 @@ export function nameHazardReason(name: string): string | null {
   return h ? `holds a ${h.kind} (${h.codePoint})` : null;
 }
 
-const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\b': '\\b', '\f': '\\f' };
-
 /**
  * A name as messages show it: every unsafe character written as an escape (`\n`, `\u001b`,
  * `\u202e`), so the name can neither break a line of output nor reorder or hide what it shows.
+ * The escaping is the kit's one (escape.ts), which also covers the line and paragraph separators.
  */
 export function shownName(name: string): string {
-  return name.replace(ANY, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return showControls(name);
 }

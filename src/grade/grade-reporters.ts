@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { forJson, forTerminal } from '../errors/escape.ts';
 import { messagesTo } from '../runs/reporter.ts';
 import type { GradeReporter } from './grade.ts';
 import { testsInWords } from '../judge/scorecard.ts';
@@ -25,15 +26,15 @@ export function terminalGradeReporter(s: GradeStreams): GradeReporter {
     onRunStart: (n) => s.out(`grading ${n} submission${n === 1 ? '' : 's'}\n`),
     onCheap: (name, findings) => {
       const errors = findings.filter((f) => f.severity === 'error');
-      if (errors.length) s.out(`  ${name}: before the sandbox, ${errors.map((f) => f.code).join(' ')}\n`);
+      if (errors.length) s.out(`  ${forTerminal(name)}: before the sandbox, ${errors.map((f) => f.code).join(' ')}\n`);
     },
     onCard: (card, done, total) => {
       const v = card.verdict;
       const colour = v === 'PASS' ? c.green : v === 'REFUSED' || v === 'INCONCLUSIVE' ? c.yellow : c.red;
       const codes = [...new Set(card.findings.map((f) => f.code))];
-      s.out(`[${done}/${total}] ${card.submission.name}: ${colour(v)}, tests ${testsInWords(card)}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
+      s.out(`[${done}/${total}] ${forTerminal(card.submission.name)}: ${colour(v)}, tests ${testsInWords(card)}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
     },
-    onRunEnd: (_summary, outDir) => s.out(`summary: ${path.relative(s.cwd, path.join(outDir, 'summary.csv'))}\n`),
+    onRunEnd: (_summary, outDir) => s.out(`summary: ${forTerminal(path.relative(s.cwd, path.join(outDir, 'summary.csv')))}\n`),
   };
 }
 
@@ -41,6 +42,6 @@ export function terminalGradeReporter(s: GradeStreams): GradeReporter {
 export function jsonGradeReporter(s: GradeStreams): GradeReporter {
   return {
     ...messagesTo(s.err, s.list),
-    onRunEnd: (summary) => s.out(`${JSON.stringify(summary, null, 2)}\n`),
+    onRunEnd: (summary) => s.out(forJson(summary)),
   };
 }

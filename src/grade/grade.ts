@@ -22,6 +22,7 @@ import { planWorkspace, type PacketFiles } from '../judge/workspace.ts';
 import { scanManyForSecrets } from '../lint/secrets.ts';
 import { writeFileWhole } from '../runs/output-folder.ts';
 import type { RunMessages } from '../runs/reporter.ts';
+import { forJson } from '../errors/escape.ts';
 import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
 import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
@@ -168,7 +169,7 @@ export interface GradeBatch {
 /** Write a scorecard's two files, both or neither: why not in words (a file system fault), or undefined when written. */
 async function writeCard(dir: string, card: Scorecard): Promise<{ reason: string; fix: string } | undefined> {
   try {
-    await writeFileWhole(path.join(dir, 'scorecard.json'), `${JSON.stringify(card, null, 2)}\n`);
+    await writeFileWhole(path.join(dir, 'scorecard.json'), forJson(card));
     await writeFileWhole(path.join(dir, 'scorecard.md'), scorecardMarkdown(card));
     return undefined;
   } catch (err) {
@@ -229,7 +230,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
     })),
   };
   try {
-    await writeFileWhole(path.join(o.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFileWhole(path.join(o.outDir, 'summary.json'), forJson(summary));
     await writeFileWhole(path.join(o.outDir, 'summary.csv'), summaryCsv(summary));
   } catch (err) {
     const fault = fsFault(err);

@@ -7,6 +7,7 @@
  * the medium allows, labelled as the submission's. Every scorecard and summary writer goes
  * through here. Pure.
  */
+import { forCsv, forMarkdown } from '../errors/escape.ts';
 
 /** How much of a submission's text a report keeps. */
 export const CANDIDATE_TEXT_LIMITS = {
@@ -42,44 +43,15 @@ export function capList(list: readonly string[], items: number = CANDIDATE_TEXT_
   return list.length > items ? [...kept, `… ${list.length - items} more`] : kept;
 }
 
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-/** C0 and C1 controls, DEL, and the format characters that hide or reorder text (zero-width, bidi overrides, BOM). */
-const CONTROLS = /[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/** Control characters and the ones that hide or reorder text, shown as escapes: `\n`, `\x1b`, `\u202e`. */
-export function showControls(s: string): string {
-  return s.replace(CONTROLS, (ch) => {
-    const code = ch.charCodeAt(0);
-    return NAMED[ch] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
-  });
-}
-
-/**
- * `s` as Markdown text that reads as exactly these characters: on one line (newlines and other
- * controls shown as escapes), with nothing that Markdown or the HTML in it would act on
- * (emphasis, code, links, tags, table cells, a heading, quote or list at the start).
- */
-export function markdownText(s: string): string {
-  return showControls(s)
-    .replace(/[\\`*_[\]<>|~&]/g, '\\$&')
-    .replace(/^([#+=-])/, '\\$1')
-    .replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
-}
+/** Controls shown as escapes, Markdown text: the kit's one escaping module (src/errors/escape.ts). */
+export { showControls, forMarkdown as markdownText } from '../errors/escape.ts';
 
 /** A submission's id, path or name in Markdown: cut, then escaped. */
 export function markdownCandidate(s: string, max: number = CANDIDATE_TEXT_LIMITS.line): string {
-  return markdownText(capLine(s, max));
+  return forMarkdown(capLine(s, max));
 }
 
-/**
- * One cell of a CSV file that a spreadsheet may open: controls shown as escapes (a cell stays on
- * its row), a leading `=`, `+`, `-`, `@`, tab or CR neutralised with a `'` so it is not read as a
- * formula (OWASP's advice on CSV injection), quoted when it holds a quote or a comma, quotes doubled.
- */
+/** One cell of a CSV file (see `forCsv`), a submission's text in it cut at a sentence's length. */
 export function csvCell(v: string | number | boolean | null): string {
-  if (v === null) return '';
-  if (typeof v !== 'string') return String(v);
-  const formula = /^[=+\-@\t\r]/.test(v);
-  const s = `${formula ? "'" : ''}${showControls(capLine(v, CANDIDATE_TEXT_LIMITS.sentence))}`;
-  return /[",]/.test(s) || formula ? `"${s.replace(/"/g, '""')}"` : s;
+  return forCsv(typeof v === 'string' ? capLine(v, CANDIDATE_TEXT_LIMITS.sentence) : v);
 }

@@ -2,6 +2,7 @@
 import { capsToRunSpec, type SandboxCaps } from '../sandbox/caps.ts';
 import type { RunResult, Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { RunEvidence } from './judge.ts';
+import { forTerminal } from '../errors/escape.ts';
 
 /** How to run a packet's tests. */
 export interface TestRunner {
@@ -57,14 +58,14 @@ export const TAIL_LINE_LIMIT = 500;
 
 /**
  * The tail of a run's output as reports keep it: the code under test wrote it, so each line is cut
- * at `TAIL_LINE_LIMIT` characters and control characters other than tab are shown as escapes
- * (`\x1b`), never passed on to a terminal, an XML file or a page.
+ * at `TAIL_LINE_LIMIT` characters and control and bidi characters other than tab are shown as
+ * escapes (`\u001b`, `\r`, `\u202e`; see escape.ts), never passed on to a terminal, an XML file or a page.
  */
 export function readableTail(text: string, lines = 15): string {
   return tail(text, lines)
     .split('\n')
     .map((line) => {
-      const shown = line.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+      const shown = forTerminal(line, { lines: true });
       return shown.length > TAIL_LINE_LIMIT ? `${shown.slice(0, TAIL_LINE_LIMIT)} [... ${shown.length - TAIL_LINE_LIMIT} more characters cut]` : shown;
     })
     .join('\n');

@@ -9,7 +9,7 @@ import { autoEvidence, autoRowHolds, type AutoEvidence } from './auto-rows.ts';
 import type { Finding } from './findings.ts';
 import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judge.ts';
 import { failureModes, type CodePacket } from '../packets/packet.ts';
-import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText } from './candidate-text.ts';
+import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText, showControls } from './candidate-text.ts';
 import { decide, type Decision } from './score.ts';
 
 import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
@@ -236,8 +236,8 @@ export function calibrationCard(packet: CodePacket, j: Pick<Judgement, 'testsGre
   return { rows, decision: decide(packet.rubric.data, Object.fromEntries(rows.map((r) => [r.id, r.score ?? 0]))) };
 }
 
-/** The packet's own text in a table cell: its Markdown kept, a `|` or newline kept out of the table. */
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** The packet's own text on a line of the card (a table cell, the decision's reason): its Markdown kept, a newline, a `|` and any control character kept out. */
+const cell = (s: string) => showControls(s.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|');
 
 /**
  * scorecard.md: the card in a minute's reading. Everything the submission wrote is escaped (it
@@ -248,7 +248,7 @@ export function scorecardMarkdown(c: Scorecard): string {
   const out: string[] = [];
   const md = markdownCandidate;
   out.push(`# ${c.packet.id} ${c.packet.version}: ${markdownText(c.submission.name)}`, '');
-  out.push(`**${c.verdict}**, decision so far: **${c.decision.state}** (${c.decision.reason}).`, '');
+  out.push(`**${c.verdict}**, decision so far: **${c.decision.state}** (${cell(c.decision.reason)}).`, '');
   out.push(`- Submission: ${md(c.submission.source, CANDIDATE_TEXT_LIMITS.sentence)} (${c.submission.kind}, sha256 \`${c.submission.sha256 ?? 'unknown'}\`)`);
   out.push(`- Packet digest: \`${c.packet.digest}\`${c.submission.stated.digest && c.submission.stated.digest !== c.packet.digest ? ` (the submission names \`${c.submission.stated.digest}\`)` : ''}`);
   if (c.submission.stated.version !== null && c.submission.stated.version !== c.packet.version) out.push(`- The submission's README names version ${md(c.submission.stated.version)} (${CANDIDATE_LABEL})`);

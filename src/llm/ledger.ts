@@ -10,6 +10,7 @@ import { classInfo, type ErrorClass } from './error-class.ts';
 import type { Spent } from './budget.ts';
 import type { CallEstimate, StopReason } from './retry.ts';
 import { redact, stableJson } from './stable-json.ts';
+import { inertJson } from '../errors/escape.ts';
 
 /**
  * Version of `ledger.json` and `give_up.json`. 2: token sums are null when any call's usage is
@@ -201,19 +202,19 @@ export async function createLedger(options: { dir: string | null; header: Ledger
       const line: UsageLine = { ...partial, duplicate_of: seen.get(key) ?? null };
       if (!seen.has(key)) seen.set(key, lines.length);
       lines.push(line);
-      if (files) await appendFile(files.usage, redact(stableJson(line), secrets) + '\n');
+      if (files) await appendFile(files.usage, redact(inertJson(stableJson(line)), secrets) + '\n');
       return line;
     },
     async close(extra = {}) {
       const sum = sumUsage(header, lines);
       closed = true;
-      if (files) await writeFile(files.ledger, redact(stableJson({ ...extra, ...sum }, 2), secrets) + '\n');
+      if (files) await writeFile(files.ledger, redact(inertJson(stableJson({ ...extra, ...sum }, 2)), secrets) + '\n');
       return sum;
     },
     async giveUp(g) {
       const doc: GiveUp = { schemaVersion: LEDGER_SCHEMA_VERSION, packet: header.packet, digest: header.digest, model: header.model, ...g };
       gaveUp = true;
-      if (files) await writeFile(files.giveUp, redact(stableJson(doc, 2), secrets) + '\n');
+      if (files) await writeFile(files.giveUp, redact(inertJson(stableJson(doc, 2)), secrets) + '\n');
       return doc;
     },
     paths: () => ({ usage: files?.usage ?? null, ledger: files && closed ? files.ledger : null, giveUp: files && gaveUp ? files.giveUp : null }),

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { forMarkdown, inertJson } from '../errors/escape.ts';
 import { splitFrontmatter } from '../packets/frontmatter.ts';
 import type { CodePacket } from '../packets/packet.ts';
 import { kebabId } from '../packets/schema/common.ts';
@@ -69,11 +70,11 @@ export function modeSkeleton(modeId: string, m: MutantRecord, indent: number): s
   const title = m.fault.length > 120 ? `${m.fault.slice(0, 117)}...` : m.fault;
   return [
     `${pad}- id: ${modeId}`,
-    `${pad}  title: ${JSON.stringify(title)}`,
+    `${pad}  title: ${inertJson(JSON.stringify(title))}`,
     `${pad}  mutant: mutants/${modeId}`,
     `${pad}  # Adopted from \`packet mutate\` (mutant #${m.id}, ${m.status}). Still to write, then \`npx packet check\`:`,
     `${pad}  # signal: a pattern that matches this mutant and not the sample, e.g.`,
-    `${pad}  #   signal: { pattern: "...", in: diff, files: [${JSON.stringify(m.path)}] }`,
+    `${pad}  #   signal: { pattern: "...", in: diff, files: [${inertJson(JSON.stringify(m.path))}] }`,
     `${pad}  # caps: the rubric row this failure caps, e.g. caps: { row: <row id>, max: 0 }`,
   ].join('\n');
 }
@@ -94,11 +95,11 @@ export function withModeEntry(failuresText: string, modeId: string, m: MutantRec
   const dashAt = offset === undefined ? -1 : split.yaml.slice(lineStart, offset).indexOf('-');
   const dash = dashAt >= 0 ? dashAt : 2;
   const yaml = `${split.yaml.replace(/\s+$/, '')}\n${modeSkeleton(modeId, m, dash)}\n`;
-  const verdict = m.status === 'survived' ? 'it survived every test, visible and held out' : `it was killed by ${m.killedBy?.join(', ') ?? 'the tests'}`;
+  const verdict = m.status === 'survived' ? 'it survived every test, visible and held out' : `it was killed by ${m.killedBy?.map((t) => forMarkdown(t)).join(', ') ?? 'the tests'}`;
   const section = [
-    `## ${m.fault}`,
+    `## ${forMarkdown(m.fault)}`,
     '',
-    `In ${modeId}, ${m.path} is changed so that: ${m.fault}. Proposed by ${about.model} on ${about.date.slice(0, 10)} as mutant #${m.id} of \`packet mutate\`; ${verdict}.`,
+    `In ${modeId}, ${forMarkdown(m.path)} is changed so that: ${forMarkdown(m.fault)}. Proposed by ${forMarkdown(about.model)} on ${forMarkdown(about.date.slice(0, 10))} as mutant #${m.id} of \`packet mutate\`; ${verdict}.`,
     'Write how a submission dies this way, and what a reviewer sees.',
   ].join('\n');
   return `---\n${yaml}---\n${split.body.replace(/\s+$/, '')}\n\n${section}\n`;

@@ -9,13 +9,17 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createTwoFilesPatch } from 'diff';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
+import { forHtml, inertJson } from '../errors/escape.ts';
 import { describeSummary, type MutationReport } from './report.ts';
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A model's, a server's or the packet's text in the page: on one line, as exactly its characters. */
+const escape = (s: string) => forHtml(s);
+/** A line of a diff in a `<pre>`: its tabs kept. */
+const escapeCode = (s: string) => forHtml(s, { lines: true });
 
 /** JSON safe inside a `<script>` element. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return inertJson(JSON.stringify(value)).replace(/</g, '\\u003c');
 }
 
 /** The elements' script, as shipped in the package. */
@@ -36,7 +40,7 @@ function diffHtml(diff: string): string {
     .split('\n')
     .map((l) => {
       const cls = l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'hunk' : '';
-      return cls ? `<span class="${cls}">${escape(l)}</span>` : escape(l);
+      return cls ? `<span class="${cls}">${escapeCode(l)}</span>` : escapeCode(l);
     })
     .join('\n');
 }

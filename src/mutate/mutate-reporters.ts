@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { forJson, forTerminal as t } from '../errors/escape.ts';
 import type { WaitPlan } from '../llm/retry.ts';
 import { messagesTo, type RunMessages } from '../runs/reporter.ts';
 import type { MutantRecord, MutationReport } from './report.ts';
@@ -31,25 +32,25 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 /** The console summary of a run. */
 export function consoleSummary(r: MutationReport, rel: (p: string) => string, dir: string): string {
   const lines: string[] = [];
-  lines.push(`mutate ${r.packet} ${r.version}: ${r.model} at ${r.endpoint}${r.scripted ? ' (the embedded scripted endpoint)' : ''}`);
-  lines.push(`  sample: ${r.baseline.tests} (${r.baseline.durationMs} ms)`);
+  lines.push(`mutate ${t(r.packet)} ${t(r.version)}: ${t(r.model)} at ${t(r.endpoint)}${r.scripted ? ' (the embedded scripted endpoint)' : ''}`);
+  lines.push(`  sample: ${t(r.baseline.tests)} (${r.baseline.durationMs} ms)`);
   for (const c of r.calls) {
-    if (c.status === 'ok') lines.push(`  call ${c.turn}: ${r.summary.proposed} item${r.summary.proposed === 1 ? '' : 's'} proposed (asked for ${r.summary.asked})${c.notes?.length ? `; ${c.notes.join('; ')}` : ''}`);
-    else lines.push(`  call ${c.turn}: INCONCLUSIVE: ${c.reason}`);
+    if (c.status === 'ok') lines.push(`  call ${c.turn}: ${r.summary.proposed} item${r.summary.proposed === 1 ? '' : 's'} proposed (asked for ${r.summary.asked})${c.notes?.length ? `; ${c.notes.map((n) => t(n)).join('; ')}` : ''}`);
+    else lines.push(`  call ${c.turn}: INCONCLUSIVE: ${t(String(c.reason))}`);
   }
   for (const m of r.mutants) {
     const status = m.status === 'duplicate' ? `duplicate of #${m.duplicateOf}` : m.status;
     const time = m.durationMs !== undefined ? ` (${m.durationMs} ms)` : '';
-    lines.push(`  #${pad(String(m.id), 3)} ${pad(status, 9)} ${m.path || '(no file)'}: ${m.fault || '(no fault stated)'}${time}`);
-    if (m.status === 'killed') lines.push(`        killed by ${m.killedBy!.slice(0, 3).join(', ')}${m.killedBy!.length > 3 ? ` and ${m.killedBy!.length - 3} more` : ''}${m.onlyHidden ? ' (held-out tests only)' : ''}`);
-    else if (m.status !== 'survived' && m.status !== 'duplicate') lines.push(`        ${m.reason}`);
-    for (const n of m.notes ?? []) lines.push(`        note: ${n}`);
+    lines.push(`  #${pad(String(m.id), 3)} ${pad(status, 9)} ${t(m.path || '(no file)')}: ${t(m.fault || '(no fault stated)')}${time}`);
+    if (m.status === 'killed') lines.push(`        killed by ${m.killedBy!.slice(0, 3).map((k) => t(k)).join(', ')}${m.killedBy!.length > 3 ? ` and ${m.killedBy!.length - 3} more` : ''}${m.onlyHidden ? ' (held-out tests only)' : ''}`);
+    else if (m.status !== 'survived' && m.status !== 'duplicate') lines.push(`        ${t(m.reason)}`);
+    for (const n of m.notes ?? []) lines.push(`        note: ${t(n)}`);
   }
-  lines.push(`${r.verdict === 'INCONCLUSIVE' ? 'INCONCLUSIVE ' : ''}${r.packet}: ${describeSummary(r.summary)}`);
+  lines.push(`${r.verdict === 'INCONCLUSIVE' ? 'INCONCLUSIVE ' : ''}${t(r.packet)}: ${describeSummary(r.summary)}`);
   const perMutant = r.timing.perMutantMs !== null ? `, ${r.timing.perMutantMs} ms per judged mutant` : '';
   const tokens = r.spend.tokens === null ? `${r.spend.promptTokens + r.spend.completionTokens}+ tokens (${r.spend.unknownCalls} call${r.spend.unknownCalls === 1 ? '' : 's'} without usage)` : `${r.spend.tokens} tokens`;
   lines.push(`  ${r.spend.calls} call${r.spend.calls === 1 ? '' : 's'}, ${tokens}; ${(r.timing.wallMs / 1000).toFixed(1)} s${perMutant}`);
-  lines.push(`report: ${rel(path.join(dir, RUN_FILES.html))} (and ${RUN_FILES.schemaReport}, ${RUN_FILES.report}; receipts ${RUN_FILES.usage}, ${RUN_FILES.ledger}${r.receipts.giveUp ? `, ${RUN_FILES.giveUp}` : ''})`);
+  lines.push(`report: ${t(rel(path.join(dir, RUN_FILES.html)))} (and ${RUN_FILES.schemaReport}, ${RUN_FILES.report}; receipts ${RUN_FILES.usage}, ${RUN_FILES.ledger}${r.receipts.giveUp ? `, ${RUN_FILES.giveUp}` : ''})`);
   return lines.join('\n') + '\n';
 }
 
@@ -62,10 +63,10 @@ export function relativeTo(cwd: string): (p: string) => string {
 function common(s: MutateStreams): MutateReporter {
   return {
     ...messagesTo(s.err, s.list),
-    onWait: (plan, retry) => s.err(`  retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`),
+    onWait: (plan, retry) => s.err(`  retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${t(plan.from ?? plan.source)}${plan.ignored ? `; ${t(plan.ignored)}` : ''})\n`),
     onAdopted: (a) => {
-      s.out(`adopted mutant #${a.n} (${a.mutant.status}: ${a.mutant.fault}) as the failure mode "${a.modeId}":\n`);
-      for (const w of a.wrote) s.out(`  wrote ${w}\n`);
+      s.out(`adopted mutant #${a.n} (${a.mutant.status}: ${t(a.mutant.fault)}) as the failure mode "${t(a.modeId)}":\n`);
+      for (const w of a.wrote) s.out(`  wrote ${t(w)}\n`);
       s.out(`Fill in its signal and caps in failures.mdx; \`npx packet check ${a.packet}\` says what is missing:\n\n`);
     },
   };
@@ -78,5 +79,5 @@ export function terminalMutateReporter(s: MutateStreams): MutateReporter {
 
 /** The run's report.json on the output stream (`--format json`). */
 export function jsonMutateReporter(s: MutateStreams): MutateReporter {
-  return { ...common(s), onRunEnd: (report) => s.out(JSON.stringify(report, null, 2) + '\n') };
+  return { ...common(s), onRunEnd: (report) => s.out(forJson(report)) };
 }

@@ -5,6 +5,7 @@
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { forJson, inertJson } from '../errors/escape.ts';
 import type { ExpectedTest } from '../judge/test-ids.ts';
 import { stableJson } from '../llm/stable-json.ts';
 import { mutationReportHtml, reportElementsScript } from './html-report.ts';
@@ -36,8 +37,8 @@ export async function writeMutationReports(
   await mkdir(dir, { recursive: true });
   const schema = toMutationTestResult(report, context.sources, context.tests, { language: context.language, kitVersion: context.kitVersion });
   const files = { report: path.join(dir, RUN_FILES.report), schemaReport: path.join(dir, RUN_FILES.schemaReport), html: path.join(dir, RUN_FILES.html) };
-  await writeAtomic(files.report, scrub(stableJson(report, 2) + '\n'));
-  await writeAtomic(files.schemaReport, scrub(JSON.stringify(schema, null, 2) + '\n'));
+  await writeAtomic(files.report, scrub(inertJson(stableJson(report, 2)) + '\n'));
+  await writeAtomic(files.schemaReport, scrub(forJson(schema)));
   await writeAtomic(files.html, scrub(mutationReportHtml(report, schema, context.sources, await reportElementsScript())));
   return files;
 }

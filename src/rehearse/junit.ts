@@ -6,24 +6,17 @@
  * with its verdict in `<system-out>`. Deterministic: the report's order, no time of writing.
  * Written by `packet report --junit` and, as a reporter, by `packet rehearse --junit`.
  */
+import { forXml } from '../errors/escape.ts';
 import type { Finding } from '../judge/findings.ts';
 import { writeFileAtomic } from './report-file.ts';
 import type { RehearsalReporter } from './reporter.ts';
 import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from './report.ts';
 
-/** Text for XML: the five special characters escaped, and characters XML 1.0 cannot hold dropped. */
-export function xmlText(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
+/** Text for XML content: its lines and tabs kept, any other control shown as an escape (XML 1.0 cannot hold them), the special characters as entities. */
+export const xmlText = (text: string): string => forXml(text, { lines: true });
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
-const attr = (name: string, value: string | number) => ` ${name}="${xmlText(String(value))}"`;
+const attr = (name: string, value: string | number) => ` ${name}="${forXml(String(value))}"`;
 
 function findingLines(findings: readonly Finding[] | undefined): string[] {
   return (findings ?? []).map((f) => `${f.code} ${f.message}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}\n  hint: ${f.hint}`);

@@ -3,6 +3,7 @@
  * and one way to read it back (`merge-reports`, `report`), with what is wrong named by file.
  */
 import { readFile } from 'node:fs/promises';
+import { forJson } from '../errors/escape.ts';
 import { writeFileWhole } from '../runs/output-folder.ts';
 import { sortKeys } from '../llm/stable-json.ts';
 import type { RehearsalReporter } from './reporter.ts';
@@ -22,7 +23,7 @@ export function jsonReportFile(file: string, redact: (text: string) => string = 
 
 /** The report as written: two-space JSON, the model runs' keys sorted, a final newline. */
 export function reportText(report: RehearsalReport): string {
-  return JSON.stringify({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) }, null, 2) + '\n';
+  return forJson({ ...report, ...(report.models ? { models: sortKeys(report.models) } : {}) });
 }
 
 /** A report of the previous document version (2): no kit, no shard, one live model. Read for history only. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { forTerminal as t } from '../errors/escape.ts';
 import { ModelErrors } from '../errors/model-catalog.ts';
 import { classInfo } from '../llm/error-class.ts';
 import { messagesTo } from '../runs/reporter.ts';
@@ -59,7 +60,7 @@ export function terminalReporter(options: TerminalReporterOptions): RehearsalRep
   let finished = 0;
   const progress = (id: string) => {
     if (!options.tty) return;
-    out(`\r\x1b[2K${c.dim(`[${finished}/${total}]`)} ${id}: ${done.get(id) ?? 0} checks done`);
+    out(`\r\x1b[2K${c.dim(`[${finished}/${total}]`)} ${t(id)}: ${done.get(id) ?? 0} checks done`);
   };
   const mark = (check: CheckResult) => (check.inconclusive ? c.yellow('?') : check.ok ? c.green('ok') : c.red('DEFECT'));
   return {
@@ -74,29 +75,29 @@ export function terminalReporter(options: TerminalReporterOptions): RehearsalRep
     onCheckEnd(id, check) {
       done.set(id, (done.get(id) ?? 0) + 1);
       if (options.tty) progress(id);
-      else out(`${id} ${check.id} ${check.inconclusive ? 'inconclusive' : check.ok ? 'ok' : 'DEFECT'} (${Math.round(check.durationMs)} ms): ${check.actual}\n`);
+      else out(`${t(id)} ${t(check.id)} ${check.inconclusive ? 'inconclusive' : check.ok ? 'ok' : 'DEFECT'} (${Math.round(check.durationMs)} ms): ${t(check.actual)}\n`);
     },
     onPacketEnd(report: PacketReport) {
       finished++;
       const status =
         report.status === 'fails-closed' ? c.green('fails closed') : report.status === 'defect' ? c.red('DEFECT') : c.yellow('INCONCLUSIVE');
-      const line = `${status} ${report.id} ${report.version} (${report.checks.length} checks, ${report.cached ? 'cached' : `${Math.round(report.durationMs)} ms`})`;
+      const line = `${status} ${t(report.id)} ${t(report.version)} (${report.checks.length} checks, ${report.cached ? 'cached' : `${Math.round(report.durationMs)} ms`})`;
       if (options.tty) out(`\r\x1b[2K${line}\n`);
       else out(`${line}\n`);
       for (const check of report.checks.filter((x) => !x.ok)) {
-        out(`  ${mark(check)} ${check.id}: ${check.code ? `${check.code} ` : ''}${check.defect ?? check.actual}\n`);
-        if (check.hint) out(`    hint: ${check.hint}\n`);
+        out(`  ${mark(check)} ${t(check.id)}: ${check.code ? `${check.code} ` : ''}${t(check.defect ?? check.actual)}\n`);
+        if (check.hint) out(`    hint: ${t(check.hint, { lines: true }).replace(/\n/g, '\n    ')}\n`);
       }
     },
     onModelsStart(s) {
       models = s.models.length;
-      out(`\nmodel${s.models.length === 1 ? '' : 's'} ${s.models.join(', ')} at ${s.host}${s.scripted ? ' (the embedded scripted endpoint)' : ''}, ${s.endpointJobs} call${s.endpointJobs === 1 ? '' : 's'} at a time\n`);
+      out(`\nmodel${s.models.length === 1 ? '' : 's'} ${s.models.map((m) => t(m)).join(', ')} at ${t(s.host)}${s.scripted ? ' (the embedded scripted endpoint)' : ''}, ${s.endpointJobs} call${s.endpointJobs === 1 ? '' : 's'} at a time\n`);
     },
     onWait(packet, plan, retry, model) {
-      out(`  ${packet}${models > 1 ? ` with ${model}` : ''}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${plan.from ?? plan.source}${plan.ignored ? `; ${plan.ignored}` : ''})\n`);
+      out(`  ${t(packet)}${models > 1 ? ` with ${t(model)}` : ''}: retry ${retry} in ${(plan.ms / 1000).toFixed(1)} s (${t(plan.from ?? plan.source)}${plan.ignored ? `; ${t(plan.ignored)}` : ''})\n`);
     },
     onPause(pause, host) {
-      out(`  endpoint ${host}: every run waits ${(pause.ms / 1000).toFixed(1)} s (a rate limit: ${pause.from})\n`);
+      out(`  endpoint ${t(host)}: every run waits ${(pause.ms / 1000).toFixed(1)} s (a rate limit: ${t(pause.from)})\n`);
     },
     onModelsEnd(runs) {
       const by = new Map<string, number>();
@@ -105,35 +106,35 @@ export function terminalReporter(options: TerminalReporterOptions): RehearsalRep
       for (const d of modelRunDiagnostics(runs)) messages.onDiagnostic(d);
     },
     onReportWritten(file, format = 'json') {
-      out(`${format === 'junit' ? 'junit' : 'report'}: ${path.relative(options.cwd, file)}\n`);
+      out(`${format === 'junit' ? 'junit' : 'report'}: ${t(path.relative(options.cwd, file))}\n`);
     },
     onModelRunEnd(run: ModelRunReport) {
       const colour = run.verdict === 'INCONCLUSIVE' ? c.yellow : run.verdict === 'PASS' || run.verdict === 'CAUGHT' ? c.green : run.verdict === 'GAVE-UP' ? c.cyan : c.red;
-      const t = run.tokens;
-      const tokens = t.total === null ? `${t.prompt + t.completion}+unknown tokens (${t.unknownCalls} call${t.unknownCalls === 1 ? '' : 's'} without usage)` : `${t.total} tokens`;
+      const tk = run.tokens;
+      const tokens = tk.total === null ? `${tk.prompt + tk.completion}+unknown tokens (${tk.unknownCalls} call${tk.unknownCalls === 1 ? '' : 's'} without usage)` : `${tk.total} tokens`;
       out(
-        `${colour(run.verdict)} ${run.packet} ${run.version} with ${run.model} at ${run.endpoint}: ${run.calls} call${run.calls === 1 ? '' : 's'}, ${tokens}, ` +
-          `${run.bytes.out} B out, ${run.bytes.in} B in, ${(run.wallMs / 1000).toFixed(1)} s\n  ${run.reason}\n`,
+        `${colour(run.verdict)} ${t(run.packet)} ${t(run.version)} with ${t(run.model)} at ${t(run.endpoint)}: ${run.calls} call${run.calls === 1 ? '' : 's'}, ${tokens}, ` +
+          `${run.bytes.out} B out, ${run.bytes.in} B in, ${(run.wallMs / 1000).toFixed(1)} s\n  ${t(run.reason)}\n`,
       );
       if (run.failure) {
         const f = run.failure;
-        out(c.yellow(`  endpoint: ${f.error}${f.status !== null ? `, HTTP ${f.status}` : ''}${f.message ? `: "${f.message}"` : ''}\n`));
+        out(c.yellow(`  endpoint: ${f.error}${f.status !== null ? `, HTTP ${f.status}` : ''}${f.message ? `: "${t(f.message)}"` : ''}\n`));
       }
-      if (run.servedModels?.length) out(c.yellow(`  note: answered by ${run.servedModels.map((m) => `"${m}"`).join(', ')}, not "${run.model}"\n`));
+      if (run.servedModels?.length) out(c.yellow(`  note: answered by ${run.servedModels.map((m) => `"${t(m)}"`).join(', ')}, not "${t(run.model)}"\n`));
       if (run.reasoning) out(c.dim(`  reasoning kept apart from the answer in ${run.reasoning.turns} turn${run.reasoning.turns === 1 ? '' : 's'} (${run.reasoning.chars} characters, not parsed)\n`));
-      for (const n of run.notes ?? []) out(c.dim(`  reply ${n}\n`));
+      for (const n of run.notes ?? []) out(c.dim(`  reply ${t(n)}\n`));
       if (run.possibleLeak) out(c.yellow(`  note: passed on the first answer; the packet may leak its answer\n`));
-      if (run.receipts.ledger) out(c.dim(`  receipts: ${run.receipts.usage}, ${run.receipts.ledger}${run.receipts.giveUp ? `, ${run.receipts.giveUp}` : ''}\n`));
+      if (run.receipts.ledger) out(c.dim(`  receipts: ${t(String(run.receipts.usage))}, ${t(run.receipts.ledger)}${run.receipts.giveUp ? `, ${t(run.receipts.giveUp)}` : ''}\n`));
     },
     onRunEnd(report: RehearsalReport) {
       const s = report.summary;
-      if (report.sandbox.notice) out(c.yellow(`note: ${report.sandbox.notice}\n`));
+      if (report.sandbox.notice) out(c.yellow(`note: ${t(report.sandbox.notice, { lines: true })}\n`));
       out(
         `\n${s.packets} packet${s.packets === 1 ? '' : 's'}: ${s.failsClosed} fail closed, ${s.defects} with defects, ${s.inconclusive} inconclusive` +
           ` (${s.cached} cached) in ${(s.durationMs / 1000).toFixed(1)} s\n`,
       );
       for (const p of report.packets.filter((x) => x.status !== 'fails-closed')) {
-        out(`\n${p.id}:\n${p.defects.map((d) => `  - ${d}`).join('\n')}\n`);
+        out(`\n${t(p.id)}:\n${p.defects.map((d) => `  - ${t(d)}`).join('\n')}\n`);
       }
     },
   };

@@ -8,13 +8,13 @@ import { LineChart, ScatterChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
+import { forTerminal, forXml } from '../errors/escape.ts';
 import type { PacketHistory } from './history.ts';
 
 echarts.use([LineChart, ScatterChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
 
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+/** The chart's label in the SVG (an attribute and a title): XML text, on one line. */
+const escapeXml = (text: string): string => forXml(text);
 
 /** Verdicts bottom to top, worst first. */
 const VERDICTS = ['INCONCLUSIVE', 'GAVE-UP', 'FALSE-GREEN', 'CAUGHT', 'PASS'];
@@ -88,7 +88,8 @@ export function historyChartSvg(h: PacketHistory, options: { width?: number } = 
     });
     // The renderer leaves labelling to the DOM; a page without scripts needs it in the markup.
     const label = escapeXml(description);
-    return chart.renderToSVGString().replace(/^<svg /, `<svg role="img" aria-label="${label}" `).replace(/>/, `><title>${label}</title>`);
+    // The chart's markup holds no control character of its own; a model's name in the legend may (echarts passes them through).
+    return forTerminal(chart.renderToSVGString(), { lines: true }).replace(/^<svg /, `<svg role="img" aria-label="${label}" `).replace(/>/, `><title>${label}</title>`);
   } finally {
     chart.dispose();
   }

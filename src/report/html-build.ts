@@ -8,7 +8,20 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, rename, rm, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forTerminal } from '../errors/escape.ts';
 import type { ReportView } from './view.ts';
+
+/**
+ * The view with every string's control characters but LF and tab shown as escapes. The page's
+ * Astro components escape HTML in what they lay out; these they would pass through, and a
+ * report's texts come from models, servers and the runs' output.
+ */
+export function inertView<T>(value: T): T {
+  if (typeof value === 'string') return forTerminal(value, { lines: true }) as T;
+  if (Array.isArray(value)) return value.map((v) => inertView(v)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inertView(v)])) as T;
+  return value;
+}
 
 const CHILD = fileURLToPath(new URL('./astro-report-child.ts', import.meta.url));
 const SITE = fileURLToPath(new URL('../report-site/', import.meta.url));
@@ -37,7 +50,7 @@ export async function buildHtmlReport(o: HtmlBuildOptions): Promise<HtmlBuildRes
   await mkdir(work, { recursive: true });
   try {
     const view = path.join(work, 'view.json');
-    await writeFile(view, JSON.stringify(o.view));
+    await writeFile(view, JSON.stringify(inertView(o.view)));
     const astroOut = path.join(work, 'out');
     let output = '';
     const child = spawn(o.nodePath ?? process.execPath, [CHILD], { cwd: work, env: { ...o.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../rehearse/run-rehearsal.ts';
 import { mergeReportsSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
+import { forTerminal } from '../../errors/escape.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -18,12 +19,12 @@ export async function joinedReport(command: string, files: readonly string[], io
   }
   const { inputs, problems } = await readReportInputs(files, io.cwd);
   if (problems.length) {
-    io.err(problems.map((p) => `packet ${command}: ${p}.\n`).join(''));
+    io.err(problems.map((p) => `packet ${command}: ${forTerminal(p)}.\n`).join(''));
     return null;
   }
   const joined = joinReports(inputs, always);
   if (!joined.ok) {
-    io.err(`packet ${command}: the reports cannot be merged:\n${joined.problems.map((p) => `  - ${p}\n`).join('')}`);
+    io.err(`packet ${command}: the reports cannot be merged:\n${joined.problems.map((p) => `  - ${forTerminal(p)}\n`).join('')}`);
     return null;
   }
   return { inputs, report: joined.report };

@@ -11,6 +11,7 @@ import { reportSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { joinedReport } from './merge-reports.ts';
+import { forTerminal } from '../../errors/escape.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -33,12 +34,12 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   }
   const history = values.history ? await readHistory(path.resolve(io.cwd, values.history)) : { reports: [], skipped: [] };
   const skipped = history.skipped.length;
-  if (skipped) io.err(`note: ${plural(skipped, 'file')} under ${values.history} ${skipped === 1 ? 'is' : 'are'} not a rehearsal report: ${history.skipped.map(rel).join(', ')}\n`);
+  if (skipped) io.err(`note: ${plural(skipped, 'file')} under ${values.history} ${skipped === 1 ? 'is' : 'are'} not a rehearsal report: ${history.skipped.map((p) => forTerminal(rel(p))).join(', ')}\n`);
   const receipts = await copyReceipts(receiptPaths(report), { baseDir: io.cwd, outDir });
   const view = reportView(report, history.reports, receipts.linker);
   const built = await buildHtmlReport({ view, outDir, kitRoot: KIT_ROOT, env: io.env, tag: String(process.pid) });
   if (!built.ok) {
-    io.err(`packet report: the HTML build failed (${built.reason}):\n${built.output.slice(-4000)}\n`);
+    io.err(`packet report: the HTML build failed (${forTerminal(built.reason)}):\n${forTerminal(built.output.slice(-4000), { lines: true })}\n`);
     return 1;
   }
   await writeFileAtomic(path.join(outDir, 'report.json'), reportText(report));

@@ -3,7 +3,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { describe, expect, it } from 'vitest';
-import { buildCandidateZip, promptMarkdown, rubricMarkdown } from '../../../src/bundle/candidate-zip.ts';
+import { buildCandidateZip, promptMarkdown, readmeMarkdown, rubricMarkdown } from '../../../src/bundle/candidate-zip.ts';
 import { readZipEntries } from '../../../src/bundle/canary.ts';
 import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import { edit } from '../lint/helpers.ts';
@@ -69,6 +69,20 @@ describe('the candidate zip', () => {
       visit(tree, (n) => void kinds.add(n.type));
       expect([...kinds].filter((k) => k === 'html' || k.startsWith('mdx'))).toEqual([]);
     }
+  });
+
+  it('writes no raw control character from the packet\'s text: a title or a body with a NUL or an escape sequence shows them escaped', () => {
+    // The check refuses such a part (PK160); the writers escape what reaches them all the same.
+    const { packet } = memPacket();
+    packet.prompt.data.title = 'Memory\u0000 packet\u001b[2J\u202e';
+    packet.prompt.body = packet.prompt.body.replace('## Goal', 'A line with \u0000 and \u001b[31m in it.\n\n## Goal');
+    const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+    for (const md of [promptMarkdown(packet), rubricMarkdown(packet), readmeMarkdown(packet)]) {
+      expect(md).not.toMatch(RAW);
+      expect(md).toContain('Memory\\u0000 packet\\u001b\\[2J\\u202e');
+    }
+    // (Markdown's parser reads a NUL in a body as U+FFFD.)
+    expect(promptMarkdown(packet)).toContain(' and \\u001b\\[31m in it.');
   });
 
   it('puts every rubric row, its points and levels, the hire bar and the vetoes on RUBRIC.md', () => {

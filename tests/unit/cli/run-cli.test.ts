@@ -24,3 +24,12 @@ describe('the line of an error that stops a command', () => {
     expect(io.stderr).toMatch(/\n {2}hint: Run from the project root, or pass the folder with --packets DIR\.\n$/);
   });
 });
+
+describe('a command the kit does not know', () => {
+  it('is named with its control characters escaped', async () => {
+    const io = memoryIo(dir);
+    expect(await runCli(['chec\u001b[2K\rk\u202e'], io)).toBe(2);
+    expect(io.stderr).toContain('packet: unknown command "chec\\u001b[2K\\rk\\u202e".');
+    expect(io.stderr).not.toMatch(/[\u001b\r\u202e]/);
+  });
+});

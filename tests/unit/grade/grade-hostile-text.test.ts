@@ -175,7 +175,7 @@ describe('what a submission prints or names, in the reports', () => {
     for (const line of md.split('\n')) expect(line.length).toBeLessThan(4200);
     expect(md.length).toBeLessThan(40_000);
     // Shown, escaped, and labelled as the submission's.
-    expect(md).toContain('test\\_\\\\x1b\\[2J\\\\x1b\\[31mred');
+    expect(md).toContain('test\\_\\\\u001b\\[2J\\\\u001b\\[31mred');
     expect(md).toContain('from the submission, not verified');
     expect(md).toMatch(/^> - visible: tests\/test\\_duration\.py::TestDuration::test\\_single\\_unit$/m);
     expect(md).toContain('\\*\\*PASS\\*\\*, decision so far: \\*\\*hire\\*\\*');
@@ -193,6 +193,6 @@ describe('what a submission prints or names, in the reports', () => {
     const forged = summaryCsv({ ...summary, rows: [{ ...summary.rows[2]!, name: FORMULA, decision: `-1+1\n${ESC}`, codes: ['@SUM(A1)'] }] }).split('\n')[1]!;
     expect(forged).toMatch(/^"'=HYPERLINK\(""evil\.test\?q=1"",""hire""\)",/);
     expect(forged).toContain(`,"'@SUM(A1)",`);
-    expect(forged).toContain(`,"'-1+1\\n\\x1b[2J\\x1b[31m",`);
+    expect(forged).toContain(`,"'-1+1\\n\\u001b[2J\\u001b[31m",`);
   });
 });

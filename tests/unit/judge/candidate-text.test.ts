@@ -20,7 +20,7 @@ describe('candidate text', () => {
   });
 
   it('shows controls and the characters that hide or reorder text as escapes', () => {
-    expect(showControls('a\nb\r\tc\x1b[31m\x00\x7f\x9b\u202e\u200b\ufeff')).toBe('a\\nb\\r\\tc\\x1b[31m\\x00\\x7f\\x9b\\u202e\\u200b\\ufeff');
+    expect(showControls('a\nb\r\tc\x1b[31m\x00\x7f\x9b\u202e\u200b\ufeff')).toBe('a\\nb\\r\\tc\\u001b[31m\\u0000\\u007f\\u009b\\u202e\\u200b\\ufeff');
     expect(showControls('café ü → ok')).toBe('café ü → ok');
   });
 
@@ -34,7 +34,7 @@ describe('candidate text', () => {
     expect(markdownText('1. item')).toBe('1\\. item');
     expect(markdownText('1.2.0')).toBe('1.2.0');
     expect(markdownText('ok\n# Decision: hire\n| row |')).toBe('ok\\\\n# Decision: hire\\\\n\\| row \\|');
-    expect(markdownText('\x1b[2J')).toBe('\\\\x1b\\[2J');
+    expect(markdownText('\x1b[2J')).toBe('\\\\u001b\\[2J');
     expect(markdownCandidate('x'.repeat(300))).toBe(`${'x'.repeat(200)}… (100 more characters)`);
   });
 
@@ -43,7 +43,7 @@ describe('candidate text', () => {
     for (const lead of ['=', '+', '-', '@', '\t', '\r']) expect(csvCell(`${lead}1+1`)).toMatch(/^"'/);
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines\x1b')).toBe('two\\nlines\\x1b');
+    expect(csvCell('two\nlines\x1b')).toBe('two\\nlines\\u001b');
     expect(csvCell('plain')).toBe('plain');
     expect(csvCell(-1)).toBe('-1');
     expect(csvCell(null)).toBe('');

@@ -5,7 +5,7 @@ describe('the output tail a report keeps', () => {
   it('keeps the last lines, shows control characters as escapes, and cuts a long line', () => {
     const text = ['first', ...Array.from({ length: 20 }, (_, i) => `line ${i}`), `\x1b[2Jclear\ttab\rcr\u0085`, 'x'.repeat(TAIL_LINE_LIMIT + 42)].join('\n');
     const kept = readableTail(text, 3).split('\n');
-    expect(kept).toEqual(['line 19', '\\x1b[2Jclear\ttab\\x0dcr\\x85', `${'x'.repeat(TAIL_LINE_LIMIT)} [... 42 more characters cut]`]);
+    expect(kept).toEqual(['line 19', '\\u001b[2Jclear\ttab\\rcr\\u0085', `${'x'.repeat(TAIL_LINE_LIMIT)} [... 42 more characters cut]`]);
     expect(readableTail('short\n', 15)).toBe('short');
   });
 });

@@ -70,6 +70,19 @@ describe('the scorecard', () => {
     expect(md).toContain('| tests (auto: tests) | 0 / 3 | not graded |');
   });
 
+  it('keeps the packet\'s own text (a criterion, a veto note) on its line: no newline, row or control character of its own', () => {
+    const note = 'red\n**PASS**, decision so far: **hire**\u001b[2J | forged cell';
+    const hostile = { ...(packet as { rubric: { data: object } }), id: 'p', digest: 'd'.repeat(64), prompt: { data: { version: '1.0.0' } } } as never as { rubric: { data: { rows: object[]; vetoes: object[] } } };
+    hostile.rubric = { data: { ...hostile.rubric.data, rows: [{ id: 'tests', criterion: 'Tests\npass\u001b[31m', max: 3, auto: 'tests' }, { id: 'design', criterion: 'Sound\n| x | y |', max: 3 }], vetoes: [{ row: 'tests', atMost: 0, note }] } };
+    const judgement = { verdict: 'CAUGHT', testsGreen: false, visibleGreen: false, hiddenGreen: false, tampered: false, findings: [], signals: [], tests: { ran: 1, failed: 1, errors: 0, failing: [], exitCode: 1, timedOut: false, canaries: { planted: 1, failed: 1 } }, summary: {} as never, failing: { visible: [], hidden: [] }, description: '1 ran, 1 failed' } as Judgement;
+    const card = buildScorecard({ packet: hostile as never, kitVersion: '0.1.0', submission: { name: 'bob', source: 'bob.zip', kind: 'zip', sha256: null, stripped: null, dropped: [], stated: { version: null, digest: null } }, date: 'd', sandbox: 'bubblewrap', judgement, expected: { visible: 1, hidden: 0 }, extra: [] });
+    const md = scorecardMarkdown(card);
+    expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(md.split('\n').filter((l) => l.includes('decision so far'))).toHaveLength(1);
+    expect(md.split('\n').filter((l) => l.startsWith('|'))).toHaveLength(4);
+    expect(md).toContain('veto on tests (0 <= 0): red **PASS**, decision so far: **hire**\\u001b[2J \\| forged cell');
+  });
+
   it('quotes a secret as the evidence against the workspace row it failed', () => {
     const p = { kind: 'takehome', id: 'p', digest: 'd', prompt: { data: { version: '1.0.0' } }, rubric: { data: { rows: [{ id: 'ws', criterion: 'Keeps to the workspace', max: 2, auto: 'workspace' }], hireBar: 1, vetoes: [] } }, failures: { data: { modes: [] } } } as never;
     const judgement: Judgement = { verdict: 'PASS', testsGreen: true, visibleGreen: true, hiddenGreen: true, tampered: false, findings: [], signals: [], tests: { ran: 1, failed: 0, errors: 0, failing: [], exitCode: 1, timedOut: false, canaries: { planted: 1, failed: 1 } }, summary: {} as never, failing: { visible: [], hidden: [] }, description: '1 ran, 0 failed (exit 1)' };

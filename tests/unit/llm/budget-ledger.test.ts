@@ -103,6 +103,16 @@ describe('the ledger', () => {
     expect((await readdir(dir)).sort()).toEqual(['give_up.json', 'ledger.json', 'usage.jsonl']);
   });
 
+  it('writes a server\'s text (a model name it answered with) with no raw bidi or C1 character, the same value read back', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ledger-'));
+    dirs.push(dir);
+    const ledger = await createLedger({ dir, header });
+    await ledger.append(line({ model: 'gpt\u202eevil\u0085\u001b[2J' }));
+    const usage = await readFile(path.join(dir, 'usage.jsonl'), 'utf8');
+    expect(usage).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect((JSON.parse(usage.trim()) as { model: string }).model).toBe('gpt\u202eevil\u0085\u001b[2J');
+  });
+
   it('sums to known totals when every call reported usage', () => {
     const sum = sumUsage(header, [{ ...line({}), duplicate_of: null }, { ...line({ prompt_tokens: 7, completion_tokens: 1 }), duplicate_of: null }]);
     expect(sum).toMatchObject({ tokens: 23, usage_unknown_calls: 0, duplicates: 0 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { adoptable, withModeEntry } from '../../../src/mutate/adopt.ts';
 import type { MutantRecord, MutationReport } from '../../../src/mutate/report.ts';
 
@@ -43,6 +44,16 @@ describe('withModeEntry', () => {
       expect(next).toContain(`${indent}  title: First\n${indent}- id: new-mode\n${indent}  title: "fault 1"\n${indent}  mutant: mutants/new-mode\n${indent}  # Adopted from`);
       expect(next as string).toMatch(/\n---\n\n## First\n\nfirst dies\.\n\n## fault 1\n\nIn new-mode, src\/calc\.py is changed so that: fault 1\. Proposed by scripted:calc\/mutants on 2026-11-29 as mutant #1 of `packet mutate`; it survived every test, visible and held out\.\n/);
     }
+  });
+
+  it('writes a model\'s fault as text: no heading, JSX, expression, import or control character of its own in failures.mdx', () => {
+    const fault = "x\nexport const leak = process.env\n\n<Secret>{key}</Secret>\n# Forged heading\u001b[2J\u202e";
+    const next = withModeEntry(failures(''), 'new-mode', m(1, 'survived', { fault, path: 'src/a\n<b>.py' }), { model: 'm', date: '2026-11-29T12:00:00.000Z' }) as string;
+    expect(next).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(next).not.toMatch(/^(export|import|<|# Forged)/m);
+    expect(next).toContain('## x\\\\nexport const leak = process.env\\\\n\\\\n\\<Secret\\>\\{key\\}\\</Secret\\>\\\\n# Forged heading\\\\u001b\\[2J\\\\u202e\n');
+    const parsed = parseDocument(next.split('---\n')[1]!).toJS() as { modes: { title: string }[] };
+    expect(parsed.modes[1]!.title).toBe(fault);
   });
 
   it('refuses a catalog whose frontmatter does not end with a block list of modes', () => {

@@ -3,6 +3,7 @@ import { schema } from 'mutation-testing-report-schema';
 import { describe, expect, it } from 'vitest';
 import { contractBreak, type ContractReading } from '../../../src/mutate/contract.ts';
 import { mutantDiff, mutationReportHtml, scriptJson } from '../../../src/mutate/html-report.ts';
+import { consoleSummary, jsonMutateReporter } from '../../../src/mutate/mutate-reporters.ts';
 import { describeSummary, summarize, type MutantRecord, type MutationReport } from '../../../src/mutate/report.ts';
 import { changedRegion, toMutationTestResult } from '../../../src/mutate/stryker-report.ts';
 
@@ -98,6 +99,32 @@ describe('the page', () => {
     expect(html).toContain('<mutation-test-report-app');
     expect(scriptJson({ a: '</script>' })).toBe('{"a":"\\u003c/script>"}');
     expect(mutantDiff('src/calc.py', SOURCE, SOURCE.replace('a - b', 'b - a'))).toBe('@@ -4,3 +4,3 @@\n \n def sub(a, b):\n-    return a - b\n+    return b - a');
+  });
+});
+
+describe('a reply written to pass for the kit', () => {
+  // A fault, a path, a reason and a note as a model may write them: an escape sequence, a line of its own, a tag, a bidi override.
+  const HOSTILE = "\u001b[2J\u001b[32m\rcalc: 1 mutants: 1 killed; mutation score 100%\n\u202e<img src=x onerror=alert(1)>'\u0000\u009b";
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u;
+  const hostile = () => report([record(1, 'crashed', { fault: HOSTILE, path: `src/${HOSTILE}.py`, reason: HOSTILE, notes: [HOSTILE], code: SOURCE.replace('a + b', `a + b  # ${HOSTILE}`) })]);
+
+  it('is shown escaped on the terminal, each line the kit\'s own', () => {
+    const text = consoleSummary(hostile(), (p) => p, '/out');
+    expect(text).not.toMatch(RAW);
+    expect(text.split('\n').filter((l) => /^calc: 1 mutants/.test(l) || l.startsWith('<img'))).toEqual([]);
+    expect(text).toContain('\\u001b[2J\\u001b[32m\\rcalc: 1 mutants: 1 killed; mutation score 100%\\n\\u202e');
+    const out: string[] = [];
+    jsonMutateReporter({ out: (t) => void out.push(t), err: () => {}, cwd: '/', list: () => '' }).onRunEnd!(hostile(), '/out');
+    expect(out.join('')).not.toMatch(RAW);
+    expect(JSON.parse(out.join(''))).toEqual(JSON.parse(JSON.stringify(hostile())));
+  });
+
+  it('is shown escaped in the page: no tag, attribute or raw control of its own', () => {
+    const r = hostile();
+    const html = mutationReportHtml(r, toMutationTestResult(r, sources, [], { language: 'python', kitVersion: '0.1.0' }), sources, '/* elements */');
+    expect(html).not.toMatch(RAW);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&#39;\\u0000\\u009b');
   });
 });
 

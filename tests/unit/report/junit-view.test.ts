@@ -38,8 +38,8 @@ describe('JUnit XML', () => {
     expect(suite('charlie').testcase.find((c) => c.name === 'model other-model')!.failure).toBeUndefined();
   });
 
-  it('escapes text and drops what XML cannot hold', () => {
-    expect(xmlText('a<b & "c" \u0007\u001b[31m')).toBe('a&lt;b &amp; &quot;c&quot; [31m');
+  it('escapes text and shows what XML cannot hold as escapes', () => {
+    expect(xmlText('a<b & "c" \u0007\u001b[31m\r\n\ud800')).toBe('a&lt;b &amp; &quot;c&quot; \\u0007\\u001b[31m\\r\n\\ud800');
   });
 });
 
