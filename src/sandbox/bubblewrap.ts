@@ -1,13 +1,14 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
-import { describeCap, findCapHit, parseMountReport } from './caps.ts';
+import { describeCap, findCapHit } from './caps.ts';
 import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
 import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
 import { CAPPED_MOUNTS, limitsWrapperScript, REPORT_FD } from './limits.ts';
 import { channelFds, channelRecord, checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment, type CheckedRunSpec } from './run-spec.ts';
 import { runSupervised, type ExtraFd } from './supervised-process.ts';
 import type { RunResult, RunSpec, Sandbox } from './types.ts';
+import { measureMounts } from './mount-usage.ts';
 import { planWorkspaceCopy } from './workspace-copy.ts';
 
 /** Where the work directory appears inside the bubblewrap sandbox. */
@@ -42,7 +43,7 @@ const MAX_LINK_DIR_ENTRIES = 64;
 /** Inside paths a `pathPrepend` or `readOnlyPaths` entry may not sit on or under. */
 const RESERVED_INSIDE = ['/proc', '/dev', '/etc', BUBBLEWRAP_WORKSPACE, '/packet-kit'];
 
-/** The child's descriptors: 3 bwrap's JSON status, 4 the wrapper's report, then the data and files bwrap copies in. */
+/** The child's descriptors: 3 bwrap's JSON status, 4 the wrapper's socket to ask for the measure of the mounts, then the data and files bwrap copies in. */
 const STATUS_FD = 3;
 const FIRST_DATA_FD = REPORT_FD + 1;
 
@@ -190,9 +191,16 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           }
         }
 
+        // The wrapper's `measure` after a failed command: the kit reads the mounts' free space from the host.
+        const full = new Set<string>();
+        const measure = (line: string, pid: number): string => {
+          if (line.trim() !== 'measure') return 'no';
+          for (const mount of measureMounts(pid, Object.values(CAPPED_MOUNTS)).full) full.add(mount);
+          return 'done';
+        };
         const extraFds: ExtraFd[] = [
           'collect',
-          'collect',
+          { converse: measure },
           ...etcPlan.data.map((data) => ({ data })),
           ...[...etcPlan.fds, ...copy.fds].map((fd) => ({ fd })),
           { data: program },
@@ -221,7 +229,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           const full = /No space left on device/.test(reason) ? { capHit: 'workspace' as const, capDetail: describeCap('workspace', checked.limits) } : {};
           return { ...result, error: `bubblewrap could not set up the sandbox: ${reason}`, ...full };
         }
-        const cap = findCapHit(result, parseMountReport(collected[1] ?? ''));
+        const cap = findCapHit(result, [...full]);
         return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
       } finally {
         etcPlan.close();

@@ -21,7 +21,8 @@ export interface SupervisedSpawn {
    * Descriptors for the child from fd 3 on, in order: `collect` opens a pipe and keeps what the
    * child writes to it (at most 64 KiB; `{ collect: bytes }` sets another cap); `{ fd }` hands over
    * an open host descriptor; `{ data }` opens a pipe, writes the text (UTF-8) or the bytes and closes
-   * it (the child reads it to its end).
+   * it (the child reads it to its end); `{ converse }` opens a socket on which each line the child
+   * writes is passed, with the child's pid, to the function, and its answer (a line) written back.
    */
   extraFds?: readonly ExtraFd[];
   /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
@@ -31,7 +32,12 @@ export interface SupervisedSpawn {
 }
 
 /** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
-export type ExtraFd = 'collect' | { collect: number } | { fd: number } | { data: string | Uint8Array };
+export type ExtraFd =
+  | 'collect'
+  | { collect: number }
+  | { fd: number }
+  | { data: string | Uint8Array }
+  | { converse: (line: string, pid: number) => string | Promise<string> };
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
@@ -121,9 +127,24 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     const kept: number[] = extra.map(() => 0);
     const cut: boolean[] = extra.map(() => false);
     extra.forEach((x, i) => {
-      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Uint8Array) => void }) | null | undefined;
+      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Uint8Array) => void; write?: (data: string) => boolean }) | null | undefined;
       stream?.on('error', () => {});
-      if (x === 'collect' || 'collect' in x) {
+      if (typeof x === 'object' && 'converse' in x) {
+        // Node opens a child's extra 'pipe' as a socket pair, so the child can read the answer on the same descriptor.
+        let pending = '';
+        let queue = Promise.resolve();
+        stream?.on('data', (chunk: Buffer) => {
+          pending = (pending + chunk.toString('utf8')).slice(-4096);
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            queue = queue.then(async () => {
+              const answer = await Promise.resolve(x.converse(line, child.pid ?? 0)).catch(() => '');
+              if (!settled) stream.write?.(`${answer.replace(/\n/g, ' ')}\n`);
+            });
+          }
+        });
+      } else if (x === 'collect' || 'collect' in x) {
         const limit = x === 'collect' ? 64 * 1024 : x.collect;
         stream?.on('data', (chunk: Buffer) => {
           const room = limit - kept[i]!;

@@ -49,11 +49,12 @@ export interface ResourceLimits {
 /**
  * A cap a run ran into, as far as the sandbox can tell: a full tmpfs (`workspace`, `tmp`,
  * `shm`), a fork that failed for the process cap (`processes`), an allocation that failed for
- * the memory cap (`memory`), a file past the file-size cap (`fileSize`), the CPU-time cap
+ * the memory cap (`memory`), a process the kernel killed at the whole run's memory cap (`runMemory`,
+ * where a cgroup applies it), a file past the file-size cap (`fileSize`), the CPU-time cap
  * (`cpu`), the open-files cap (`openFiles`). The wall-clock timeout and the output cap have
  * their own flags (`timedOut`, `outputFlooded`).
  */
-export type SandboxCap = 'processes' | 'workspace' | 'tmp' | 'shm' | 'memory' | 'fileSize' | 'cpu' | 'openFiles';
+export type SandboxCap = 'processes' | 'workspace' | 'tmp' | 'shm' | 'memory' | 'runMemory' | 'fileSize' | 'cpu' | 'openFiles';
 
 /** What to run, where, and under which limits. */
 export interface RunSpec {
@@ -160,8 +161,10 @@ export interface RunResult {
   error?: string;
   /**
    * A cap the run ran into, when the sandbox can tell (see `SandboxCap`): from the tmpfs
-   * mounts found full after a failed command, from the exit status (SIGXFSZ, SIGXCPU), or from
-   * the errors the command printed (EAGAIN on fork, ENOMEM, EMFILE, ENOSPC, EFBIG). Set only on
+   * mounts the kit measured full after a failed command, from the run's cgroup (an oom_kill),
+   * from the exit status (SIGXFSZ, SIGXCPU), or from the errors the command printed for the
+   * per-process rlimits (EAGAIN on fork, ENOMEM, EMFILE, EFBIG). A "No space left on device"
+   * the command printed names no mount by itself. Set only on
    * a run that did not succeed; with `error` set too, the run never started because the work
    * directory alone is larger than the workspace cap. Best effort: a command can hide its
    * errors, so a missing `capHit` does not prove no cap was hit.

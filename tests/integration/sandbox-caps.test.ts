@@ -129,6 +129,27 @@ describe('sandbox hardening (negative tests)', () => {
     expect(result).toMatchObject({ exitCode: 1, capHit: 'shm', capDetail: '/dev/shm (8 MiB) is full' });
   });
 
+  it('cant_claim_a_full_dev_shm: a run that only prints "No space left on device" beside /dev/shm is told no cap', async () => {
+    const command = `echo "OSError: [Errno 28] No space left on device: '/dev/shm/x'" >&2; exit 1`;
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 8 } }));
+    expect(result).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(result.capHit).toBeUndefined();
+    expect(result.capDetail).toBeUndefined();
+  });
+
+  it("cant_claim_a_full_dev_shm by blocking the kit's probe file: the kit measures free space, not a write", async () => {
+    const command = 'mkdir /dev/shm/.packet-kit-room /tmp/.packet-kit-room .packet-kit-room; echo "No space left on device" >&2; exit 1';
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 8 } }));
+    expect(result).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(result.capHit).toBeUndefined();
+  });
+
+  it('cant_fill_dev_shm, quietly: a /dev/shm really filled is named full though the run printed nothing', async () => {
+    const command = 'head -c 20000000 /dev/zero > /dev/shm/fill 2>/dev/null; exit 3';
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 4 } }));
+    expect(result).toMatchObject({ exitCode: 3, stderr: '', capHit: 'shm', capDetail: '/dev/shm (4 MiB) is full' });
+  });
+
   it('cant_fill_tmp: /tmp stops at its cap', async () => {
     const command = 'head -c 20000000 /dev/zero > /tmp/fill; status=$?; stat -c %s /tmp/fill; exit $status';
     const result = await bwrap.run(spec(command, { limits: { tmpMb: 8 } }));
