@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
-import { describeCap, findCapHit } from './caps.ts';
+import { describeCap, findCapHit, runMemoryMb } from './caps.ts';
+import { createRunCgroup, type RunCgroup } from './cgroup.ts';
 import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
 import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
 import { CAPPED_MOUNTS, limitsWrapperScript, REPORT_FD } from './limits.ts';
@@ -87,9 +88,20 @@ export interface BubblewrapOptions {
    * made.
    */
   seccomp: () => Promise<Uint8Array | string>;
+  /**
+   * A delegated cgroup v2 folder (from `detectCgroupDelegation`, prepared with
+   * `prepareCgroupParent`): each run gets a child of it, capped at the run's memory
+   * (`runMemoryMb`) and processes, and is started inside it. Without it, the rlimits alone apply.
+   */
+  cgroupParent?: string;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
+
+/** Processes of a run's cgroup that are the sandbox's own, not the command's: the held shell, bwrap twice, the wrapper shell. */
+export const CGROUP_PIDS_SLACK = 4;
+
+let runCount = 0;
 
 /**
  * Asks a bwrap binary for its version and options. Returns an error message when it cannot be
@@ -142,6 +154,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
   };
   return {
     kind: 'bubblewrap',
+    runCgroup: options.cgroupParent !== undefined,
     async run(spec: RunSpec): Promise<RunResult> {
       const checked = checkRunSpec(spec);
       if (typeof checked === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, checked);
@@ -155,6 +168,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
         etcPlan.close();
         return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, copy);
       }
+      let cgroup: RunCgroup | undefined;
       try {
         if (copy.writableBytes > checked.limits.workspaceMb * 1024 * 1024) {
           const mib = (copy.writableBytes / 1024 / 1024).toFixed(1);
@@ -198,6 +212,15 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           for (const mount of measureMounts(pid, Object.values(CAPPED_MOUNTS)).full) full.add(mount);
           return 'done';
         };
+        if (options.cgroupParent !== undefined) {
+          runCount += 1;
+          const made = createRunCgroup(options.cgroupParent, `packet-kit-run-${process.pid}-${runCount}`, {
+            memoryBytes: runMemoryMb(checked.limits) * 1024 * 1024,
+            pids: checked.limits.processes + CGROUP_PIDS_SLACK,
+          });
+          if (typeof made === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `${made}; the run's memory and process caps would not hold, so the command was not started`);
+          cgroup = made;
+        }
         const extraFds: ExtraFd[] = [
           'collect',
           { converse: measure },
@@ -207,6 +230,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           ...channels.extra,
         ];
         const outcome = await runSupervised({
+          ...(cgroup ? { hold: cgroup.join } : {}),
           file,
           args: argv,
           env: {},
@@ -218,8 +242,15 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           ...(ids ? { ids } : {}),
           now,
         });
+        const counted = cgroup?.events();
         const { collected, collectedTruncated, spawnError, ...rest } = outcome;
-        const result: RunResult = { kind: 'bubblewrap', cwd: BUBBLEWRAP_WORKSPACE, ...rest, ...channelRecord(checked.channels, collected, collectedTruncated) };
+        const result: RunResult = {
+          kind: 'bubblewrap',
+          cwd: BUBBLEWRAP_WORKSPACE,
+          ...rest,
+          ...channelRecord(checked.channels, collected, collectedTruncated),
+          ...(counted ? { cgroup: counted } : {}),
+        };
         if (spawnError !== null) return { ...result, error: `could not start ${file}: ${spawnError}` };
         // bwrap writes {"exit-code": N} to the status fd once the command has run; without it,
         // and without a kill of ours, bwrap itself failed to set the sandbox up.
@@ -229,11 +260,12 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           const full = /No space left on device/.test(reason) ? { capHit: 'workspace' as const, capDetail: describeCap('workspace', checked.limits) } : {};
           return { ...result, error: `bubblewrap could not set up the sandbox: ${reason}`, ...full };
         }
-        const cap = findCapHit(result, [...full]);
+        const cap = findCapHit(result, [...full], counted?.oomKills ?? 0) ?? (counted && counted.pidsRefused > 0 && result.exitCode !== 0 ? 'processes' : null);
         return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
       } finally {
         etcPlan.close();
         copy.close();
+        await cgroup?.close();
       }
     },
     async dispose() {

@@ -10,7 +10,8 @@ import type { Sandbox, SandboxMounts } from './types.ts';
 export interface SelfTestCheck {
   /**
    * Stable name: `network`, `write-outside`, `environment`, `write-inside`, `uid`, `etc`,
-   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, `seccomp`, `host-paths`, or `run`.
+   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, `seccomp`, `host-paths`, `run-memory`
+   * (only where runs have a cgroup of their own: `Sandbox.runCgroup`), or `run`.
    */
   name: string;
   /** The sandbox held (or, for `write-inside`, allowed what it must). */
@@ -177,12 +178,44 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
       ok: leaks.length === 0 && seen.length > 2,
       detail: leaks.length > 0 ? `/proc/self/mountinfo or PATH inside names host paths: ${leaks.join(', ')}` : `/proc/self/mountinfo and PATH inside name nothing under ${base}, the work directory or the host's home but the paths the run asked for`,
     });
+    if (sandbox.runCgroup) checks.push(await runMemoryCheck(sandbox, workdir, options.timeoutMs ?? 15_000));
     return { ok: checks.every((check) => check.ok), checks };
   } finally {
     await listener.close();
     await rm(workdir, { recursive: true, force: true });
     await rm(outside, { recursive: true, force: true });
   }
+}
+
+/** The caps of the run-memory probe: its cgroup's memory.max is 64 + 3 MiB (`runMemoryMb`). */
+export const MEMORY_PROBE_LIMITS = Object.freeze({ processes: 16, addressSpaceMb: 64, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
+const MEMORY_PROBE_HOLDERS = 5;
+const MEMORY_PROBE_MIB = 24;
+
+/**
+ * (k) Where each run has a cgroup: five processes, each under the per-process cap, hold 24 MiB
+ * apiece (dd's buffer, filled from /dev/zero, held while dd blocks on a FIFO no one reads), 120
+ * MiB in a run capped at 67 MiB. The kernel must kill at least one of them: the run's
+ * memory.events counts an oom_kill. Without the cgroup all five would live.
+ */
+async function runMemoryCheck(sandbox: Sandbox, workdir: string, timeoutMs: number): Promise<SelfTestCheck> {
+  const command = [
+    'mkfifo /tmp/hold && exec 3<>/tmp/hold || exit 1',
+    `for i in $(seq ${MEMORY_PROBE_HOLDERS}); do dd if=/dev/zero of=/tmp/hold bs=${MEMORY_PROBE_MIB}M count=2 2>/dev/null & done`,
+    'sleep 0.5',
+    'exit 0',
+  ].join('\n');
+  const result = await sandbox.run({ workdir, command, timeoutMs, limits: MEMORY_PROBE_LIMITS });
+  const kills = result.cgroup?.oomKills ?? 0;
+  const total = MEMORY_PROBE_HOLDERS * MEMORY_PROBE_MIB;
+  const cap = MEMORY_PROBE_LIMITS.addressSpaceMb + MEMORY_PROBE_LIMITS.workspaceMb + MEMORY_PROBE_LIMITS.tmpMb + MEMORY_PROBE_LIMITS.shmMb;
+  return {
+    name: 'run-memory',
+    ok: result.error === undefined && kills > 0,
+    detail: result.error
+      ? `the run-memory probe did not run: ${result.error}`
+      : `${MEMORY_PROBE_HOLDERS} processes holding ${MEMORY_PROBE_MIB} MiB each (${total} MiB) in a run capped at ${cap} MiB: ${kills > 0 ? `the kernel killed ${kills} (memory.events oom_kill ${kills})` : 'none was killed (the cgroup does not hold)'}`,
+  };
 }
 
 /**

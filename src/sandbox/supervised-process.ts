@@ -27,9 +27,19 @@ export interface SupervisedSpawn {
   extraFds?: readonly ExtraFd[];
   /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
   ids?: { uid: number; gid: number };
+  /**
+   * Called with the child's pid before it runs anything: the child is a shell that waits on its
+   * standard input, and execs `file` only after this returned null (with standard input then
+   * /dev/null). A message instead ends the child unstarted, as a spawn error. For what must
+   * hold from the first instruction on (moving it into a cgroup).
+   */
+  hold?: (pid: number) => string | null;
   /** Monotonic clock in milliseconds. */
   now: () => number;
 }
+
+/** The shell that waits for `hold`'s go: one line `go` on its standard input, then the real program. */
+const HOLD_SCRIPT = 'read -r go && [ "$go" = go ] && exec "$@" </dev/null';
 
 /** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
 export type ExtraFd =
@@ -81,11 +91,12 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     let child: ChildProcess;
     try {
       const extra = options.extraFds ?? [];
-      child = spawn(options.file, [...options.args], {
+      const [file, args] = options.hold ? ['/bin/sh', ['-c', HOLD_SCRIPT, 'packet-kit-hold', options.file, ...options.args]] : [options.file, [...options.args]];
+      child = spawn(file, args, {
         cwd: options.cwd,
         env: { ...options.env },
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', ...extra.map((x) => (typeof x === 'object' && 'fd' in x ? x.fd : 'pipe'))],
+        stdio: [options.hold ? 'pipe' : 'ignore', 'pipe', 'pipe', ...extra.map((x) => (typeof x === 'object' && 'fd' in x ? x.fd : 'pipe'))],
         ...(options.ids ? { uid: options.ids.uid, gid: options.ids.gid } : {}),
       });
     } catch (error) {
@@ -159,6 +170,16 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
       }
     });
 
+    if (options.hold && child.pid !== undefined) {
+      child.stdin?.on('error', () => {});
+      const refused = options.hold(child.pid);
+      if (refused === null) child.stdin?.end('go\n');
+      else {
+        spawnError = refused;
+        killGroup();
+      }
+    }
+
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -187,7 +208,7 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     };
 
     child.on('error', (error) => {
-      spawnError = error.message;
+      spawnError ??= error.message;
       if (child.pid === undefined) finish();
     });
     child.on('exit', (code, signal) => {

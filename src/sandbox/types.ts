@@ -172,6 +172,12 @@ export interface RunResult {
   capHit?: SandboxCap;
   /** `capHit` in a sentence that names the cap and its value, e.g. "the workspace (/workspace, 8 MiB) is full". */
   capDetail?: string;
+  /**
+   * Where the run had its own cgroup (`Sandbox.runCgroup`): what the kernel counted at its caps,
+   * processes killed at its memory cap (`oomKills`) and forks refused at its process cap
+   * (`pidsRefused`).
+   */
+  cgroup?: { oomKills: number; pidsRefused: number };
   /** With `channels`: what the command wrote on its record pipe (UTF-8). */
   record?: string;
   /** With `channels`: the record went past `recordLimitBytes` and was cut. */
@@ -182,6 +188,11 @@ export interface RunResult {
 export interface Sandbox {
   /** Which implementation this is; `unconfined` means no isolation at all. */
   readonly kind: SandboxKind;
+  /**
+   * Each run has a cgroup of its own that caps its processes' memory together and their number
+   * (bubblewrap where cgroup v2 is delegated); otherwise only the per-process rlimits apply.
+   */
+  readonly runCgroup?: boolean;
   /** Runs one command. Never rejects: failures to start come back in `RunResult.error`. */
   run(spec: RunSpec): Promise<RunResult>;
   /**

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox-harness.ts';
+import { detectCgroupDelegation } from '../../src/sandbox/cgroup.ts';
+import { createSandbox } from '../../src/sandbox/create.ts';
 import type { PythonInterpreter } from '../../src/sandbox/interpreters.ts';
 import { removeStaleScratch, SCRATCH_MARKER } from '../../src/sandbox/scratch.ts';
 import type { Sandbox } from '../../src/sandbox/types.ts';
@@ -162,6 +164,50 @@ describe('sandbox hardening (negative tests)', () => {
     expect(result.stderr).toMatch(/MemoryError/);
     expect(result).toMatchObject({ exitCode: 1, capHit: 'memory' });
     expect(result.capDetail).toMatch(/256 MiB of memory/);
+  });
+
+  it("cant_exceed_run_memory: where cgroup v2 is delegated the run's total memory is capped and the self-test proved it; elsewhere the sandbox says so once", async () => {
+    // One branch or the other runs on every machine, decided by the same detection the sandbox uses.
+    const delegation = detectCgroupDelegation();
+    if (!delegation.available) {
+      expect(bwrap.runCgroup).toBe(false);
+      expect(sandbox.notes).toEqual([`no cgroup caps a run's total memory and processes (${delegation.reason}); each process keeps its own caps (memory, processes, CPU), but their sum is not capped.`]);
+      expect(sandbox.selfTest!.checks.map((c) => c.name)).not.toContain('run-memory');
+      const result = await bwrap.run(spec('exit 0'));
+      expect(result.cgroup).toBeUndefined();
+      return;
+    }
+    expect(bwrap.runCgroup).toBe(true);
+    expect(sandbox.notes).toEqual([]);
+    expect(sandbox.selfTest!.checks.find((c) => c.name === 'run-memory')).toMatchObject({ ok: true, detail: expect.stringMatching(/the kernel killed \d+/) });
+    // Four processes of 48 MiB each, each under its own 96 MiB cap, in a run capped at 99 MiB.
+    const command = 'mkfifo /tmp/hold && exec 3<>/tmp/hold; for i in 1 2 3 4; do dd if=/dev/zero of=/tmp/hold bs=48M count=2 2>/dev/null & done; sleep 0.5; exit 1';
+    const result = await bwrap.run(spec(command, { limits: { addressSpaceMb: 96, workspaceMb: 1, tmpMb: 1, shmMb: 1 } }));
+    expect(result.cgroup!.oomKills).toBeGreaterThan(0);
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'runMemory' });
+    expect(result.capDetail).toMatch(/memory cap of 99 MiB/);
+  });
+
+  it('cant_trust_a_cgroup_that_does_not_hold: a delegated cgroup whose cap kills nothing fails the self-test, and no sandbox is given', async () => {
+    // A fake /proc and /sys that show a delegated cgroup v2: plain folders, so nothing is capped.
+    const root = tempDir('fake-cgroup');
+    const scope = join(root, 'sys/fs/cgroup/kit.scope');
+    mkdirSync(join(root, 'proc/self'), { recursive: true });
+    mkdirSync(scope, { recursive: true });
+    writeFileSync(join(root, 'proc/self/cgroup'), '0::/kit.scope\n');
+    writeFileSync(join(root, 'proc/self/mountinfo'), '30 23 0:26 / /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw\n');
+    writeFileSync(join(scope, 'cgroup.controllers'), 'memory pids\n');
+    writeFileSync(join(scope, 'cgroup.subtree_control'), 'memory pids\n');
+    const created = await createSandbox({ allowUnconfined: false, selfTestMounts: python.mounts, cgroupRoot: root });
+    expect(created.ok).toBe(false);
+    if (created.ok) return;
+    // Every run went through the hold and into its cgroup folder; only the cap's proof failed.
+    const failed = created.error.checks.filter((c) => !c.ok);
+    expect(failed).toEqual([{ name: 'run-memory', ok: false, detail: '5 processes holding 24 MiB each (120 MiB) in a run capped at 67 MiB: none was killed (the cgroup does not hold)' }]);
+    const runs = readdirSync(scope).filter((name) => name.startsWith('packet-kit-run-'));
+    expect(runs).toHaveLength(2);
+    for (const run of runs) expect(readFileSync(join(scope, run, 'cgroup.procs'), 'utf8')).toMatch(/^\d+$/);
+    expect(runs.map((run) => readFileSync(join(scope, run, 'memory.max'), 'utf8'))).toContain(String(67 * 1024 * 1024));
   });
 
   it("cant_leave_files_behind: a run killed at its timeout leaves nothing in the host's work directory", async () => {
