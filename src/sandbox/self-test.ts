@@ -63,7 +63,9 @@ const FORK_TRIES = 3 * PROBE_LIMITS.processes;
  * (PTRACE_SEIZE, an attach that stops nothing) pid 1 and unshare a user namespace (each must fail with EPERM, the seccomp
  * filter's answer: without it the first succeeds and the second fails otherwise); (j) read
  * `/proc/self/mountinfo` and `PATH` (neither may name a path under the scratch folder, the
- * work directory or the host's home, but for the paths the run asked to see).
+ * work directory or the host's home, but for the paths the run asked to see); (k) where each
+ * run has a cgroup of its own (`Sandbox.runCgroup`), a second run proves its memory cap holds
+ * (`runMemoryCheck`).
  *
  * For (c) the canary is set in `process.env` for the duration of the run and removed after:
  * an implementation that forgot to clear the environment would inherit it from there.
