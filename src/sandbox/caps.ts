@@ -99,11 +99,12 @@ export function findCapHit(run: CapEvidence, fullMounts: readonly string[], oomK
 }
 
 /**
- * The memory cap of a whole run, where a cgroup applies it: the packet's memory cap plus the sizes
- * of its three tmpfs mounts (their pages count against the run's cgroup as they are written).
+ * The memory cap of a whole run, where a cgroup applies it: the packet's memory cap, which then
+ * holds for all its processes together and the files of its tmpfs mounts (their pages count
+ * against the run's cgroup as they are written), as well as for each process's address space.
  */
 export function runMemoryMb(limits: ResourceLimits): number {
-  return limits.addressSpaceMb + limits.workspaceMb + limits.tmpMb + limits.shmMb;
+  return limits.addressSpaceMb;
 }
 
 /** A cap in a sentence that names it and its value. */
@@ -120,7 +121,7 @@ export function describeCap(cap: SandboxCap, limits: ResourceLimits): string {
     case 'memory':
       return `an allocation failed: each process is capped at ${limits.addressSpaceMb} MiB of memory (address space)`;
     case 'runMemory':
-      return `the run's processes together passed its memory cap of ${runMemoryMb(limits)} MiB (${limits.addressSpaceMb} MiB plus its tmpfs sizes) and the kernel killed one (the run's memory cgroup counted an oom_kill)`;
+      return `the run's processes and its tmpfs files together passed its memory cap of ${runMemoryMb(limits)} MiB and the kernel killed a process (the run's memory cgroup counted an oom_kill)`;
     case 'fileSize':
       return `a file reached the file-size cap of ${limits.fileSizeMb} MiB`;
     case 'cpu':

@@ -4,6 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runMemoryMb } from './caps.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
 import type { Sandbox, SandboxMounts } from './types.ts';
 
 /** One confinement check. */
@@ -189,7 +191,7 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
   }
 }
 
-/** The caps of the run-memory probe: its cgroup's memory.max is 64 + 3 MiB (`runMemoryMb`). */
+/** The caps of the run-memory probe: its cgroup's memory.max is 64 MiB (`runMemoryMb`). */
 export const MEMORY_PROBE_LIMITS = Object.freeze({ processes: 16, addressSpaceMb: 64, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
 const MEMORY_PROBE_HOLDERS = 5;
 const MEMORY_PROBE_MIB = 24;
@@ -197,7 +199,7 @@ const MEMORY_PROBE_MIB = 24;
 /**
  * (k) Where each run has a cgroup: five processes, each under the per-process cap, hold 24 MiB
  * apiece (dd's buffer, filled from /dev/zero, held while dd blocks on a FIFO no one reads), 120
- * MiB in a run capped at 67 MiB. The kernel must kill at least one of them: the run's
+ * MiB in a run capped at 64 MiB. The kernel must kill at least one of them: the run's
  * memory.events counts an oom_kill. Without the cgroup all five would live.
  */
 async function runMemoryCheck(sandbox: Sandbox, workdir: string, timeoutMs: number): Promise<SelfTestCheck> {
@@ -210,7 +212,7 @@ async function runMemoryCheck(sandbox: Sandbox, workdir: string, timeoutMs: numb
   const result = await sandbox.run({ workdir, command, timeoutMs, limits: MEMORY_PROBE_LIMITS });
   const kills = result.cgroup?.oomKills ?? 0;
   const total = MEMORY_PROBE_HOLDERS * MEMORY_PROBE_MIB;
-  const cap = MEMORY_PROBE_LIMITS.addressSpaceMb + MEMORY_PROBE_LIMITS.workspaceMb + MEMORY_PROBE_LIMITS.tmpMb + MEMORY_PROBE_LIMITS.shmMb;
+  const cap = runMemoryMb({ ...DEFAULT_LIMITS, ...MEMORY_PROBE_LIMITS });
   return {
     name: 'run-memory',
     ok: result.error === undefined && kills > 0,

@@ -23,8 +23,10 @@ export interface ResourceLimits {
   cpuSeconds: number;
   /**
    * Memory per process: virtual address space in MiB (RLIMIT_AS). Allocations beyond it fail.
-   * The tmpfs mounts are capped apart (`workspaceMb`, `tmpMb`, `shmMb`), so a run's memory is at
-   * most its processes' plus those three sizes.
+   * Where the run has a cgroup of its own (`Sandbox.runCgroup`), it is also the memory.max of
+   * the whole run: its processes and its tmpfs files together, past which the kernel kills a
+   * process (`runMemory`). Without one, the tmpfs mounts are capped apart (`workspaceMb`,
+   * `tmpMb`, `shmMb`), so a run's memory is at most its processes' plus those three sizes.
    */
   addressSpaceMb: number;
   /** Largest file a process may write, in MiB (RLIMIT_FSIZE). Writing past it fails (EFBIG) or raises SIGXFSZ. */

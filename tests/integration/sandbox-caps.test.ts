@@ -180,12 +180,12 @@ describe('sandbox hardening (negative tests)', () => {
     expect(bwrap.runCgroup).toBe(true);
     expect(sandbox.notes).toEqual([]);
     expect(sandbox.selfTest!.checks.find((c) => c.name === 'run-memory')).toMatchObject({ ok: true, detail: expect.stringMatching(/the kernel killed \d+/) });
-    // Four processes of 48 MiB each, each under its own 96 MiB cap, in a run capped at 99 MiB.
+    // Four processes of 48 MiB each, each under its own 96 MiB cap, in a run capped at 96 MiB.
     const command = 'mkfifo /tmp/hold && exec 3<>/tmp/hold; for i in 1 2 3 4; do dd if=/dev/zero of=/tmp/hold bs=48M count=2 2>/dev/null & done; sleep 0.5; exit 1';
     const result = await bwrap.run(spec(command, { limits: { addressSpaceMb: 96, workspaceMb: 1, tmpMb: 1, shmMb: 1 } }));
     expect(result.cgroup!.oomKills).toBeGreaterThan(0);
     expect(result).toMatchObject({ exitCode: 1, capHit: 'runMemory' });
-    expect(result.capDetail).toMatch(/memory cap of 99 MiB/);
+    expect(result.capDetail).toMatch(/memory cap of 96 MiB/);
   });
 
   it('cant_trust_a_cgroup_that_does_not_hold: a delegated cgroup whose cap kills nothing fails the self-test, and no sandbox is given', async () => {
@@ -203,11 +203,11 @@ describe('sandbox hardening (negative tests)', () => {
     if (created.ok) return;
     // Every run went through the hold and into its cgroup folder; only the cap's proof failed.
     const failed = created.error.checks.filter((c) => !c.ok);
-    expect(failed).toEqual([{ name: 'run-memory', ok: false, detail: '5 processes holding 24 MiB each (120 MiB) in a run capped at 67 MiB: none was killed (the cgroup does not hold)' }]);
+    expect(failed).toEqual([{ name: 'run-memory', ok: false, detail: '5 processes holding 24 MiB each (120 MiB) in a run capped at 64 MiB: none was killed (the cgroup does not hold)' }]);
     const runs = readdirSync(scope).filter((name) => name.startsWith('packet-kit-run-'));
     expect(runs).toHaveLength(2);
     for (const run of runs) expect(readFileSync(join(scope, run, 'cgroup.procs'), 'utf8')).toMatch(/^\d+$/);
-    expect(runs.map((run) => readFileSync(join(scope, run, 'memory.max'), 'utf8'))).toContain(String(67 * 1024 * 1024));
+    expect(runs.map((run) => readFileSync(join(scope, run, 'memory.max'), 'utf8'))).toContain(String(64 * 1024 * 1024));
   });
 
   it("cant_leave_files_behind: a run killed at its timeout leaves nothing in the host's work directory", async () => {
