@@ -98,8 +98,12 @@ export interface BubblewrapOptions {
   now?: () => number;
 }
 
-/** Processes of a run's cgroup that are the sandbox's own, not the command's: the held shell, bwrap twice, the wrapper shell. */
-export const CGROUP_PIDS_SLACK = 4;
+/**
+ * Processes of a run's cgroup that are the sandbox's own, not the command's: bwrap twice and the
+ * wrapper shell, and on the `setpriv` path a first bwrap twice more; with room to spare, since
+ * the command's own cap is RLIMIT_NPROC, which counts only the sandbox uid's processes.
+ */
+export const CGROUP_PIDS_SLACK = 8;
 
 let runCount = 0;
 
