@@ -219,7 +219,8 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
         if (options.cgroupParent !== undefined) {
           runCount += 1;
           const made = createRunCgroup(options.cgroupParent, `packet-kit-run-${process.pid}-${runCount}`, {
-            memoryBytes: runMemoryMb(checked.limits) * 1024 * 1024,
+            // The work directory's files are copied into /workspace by the sandbox, inside the cgroup: not counted against the run.
+            memoryBytes: runMemoryMb(checked.limits) * 1024 * 1024 + copy.writableBytes,
             pids: checked.limits.processes + CGROUP_PIDS_SLACK,
           });
           if (typeof made === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `${made}; the run's memory and process caps would not hold, so the command was not started`);

@@ -121,7 +121,7 @@ export function describeCap(cap: SandboxCap, limits: ResourceLimits): string {
     case 'memory':
       return `an allocation failed: each process is capped at ${limits.addressSpaceMb} MiB of memory (address space)`;
     case 'runMemory':
-      return `the run's processes and its tmpfs files together passed its memory cap of ${runMemoryMb(limits)} MiB and the kernel killed a process (the run's memory cgroup counted an oom_kill)`;
+      return `the run's processes and the files it wrote in its tmpfs mounts together passed its memory cap of ${runMemoryMb(limits)} MiB and the kernel killed a process (the run's memory cgroup counted an oom_kill)`;
     case 'fileSize':
       return `a file reached the file-size cap of ${limits.fileSizeMb} MiB`;
     case 'cpu':

@@ -182,7 +182,7 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
       ok: leaks.length === 0 && seen.length > 2,
       detail: leaks.length > 0 ? `/proc/self/mountinfo or PATH inside names host paths: ${leaks.join(', ')}` : `/proc/self/mountinfo and PATH inside name nothing under ${base}, the work directory or the host's home but the paths the run asked for`,
     });
-    if (sandbox.runCgroup) checks.push(await runMemoryCheck(sandbox, workdir, options.timeoutMs ?? 15_000));
+    if (sandbox.runCgroup) checks.push(await runMemoryCheck(sandbox, base, options.timeoutMs ?? 15_000));
     return { ok: checks.every((check) => check.ok), checks };
   } finally {
     await listener.close();
@@ -202,14 +202,16 @@ const MEMORY_PROBE_MIB = 24;
  * MiB in a run capped at 64 MiB. The kernel must kill at least one of them: the run's
  * memory.events counts an oom_kill. Without the cgroup all five would live.
  */
-async function runMemoryCheck(sandbox: Sandbox, workdir: string, timeoutMs: number): Promise<SelfTestCheck> {
+async function runMemoryCheck(sandbox: Sandbox, base: string, timeoutMs: number): Promise<SelfTestCheck> {
   const command = [
     'mkfifo /tmp/hold && exec 3<>/tmp/hold || exit 1',
     `for i in $(seq ${MEMORY_PROBE_HOLDERS}); do dd if=/dev/zero of=/tmp/hold bs=${MEMORY_PROBE_MIB}M count=2 2>/dev/null & done`,
     'sleep 0.5',
     'exit 0',
   ].join('\n');
-  const result = await sandbox.run({ workdir, command, timeoutMs, limits: MEMORY_PROBE_LIMITS });
+  // An empty work directory: nothing copied in, so the cgroup's memory.max is the cap alone.
+  const workdir = await mkdtemp(join(base, 'packet-kit-selftest-memory-'));
+  const result = await sandbox.run({ workdir, command, timeoutMs, limits: MEMORY_PROBE_LIMITS }).finally(() => rm(workdir, { recursive: true, force: true }));
   const kills = result.cgroup?.oomKills ?? 0;
   const total = MEMORY_PROBE_HOLDERS * MEMORY_PROBE_MIB;
   const cap = runMemoryMb({ ...DEFAULT_LIMITS, ...MEMORY_PROBE_LIMITS });

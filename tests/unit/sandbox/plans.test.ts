@@ -74,7 +74,7 @@ describe('the cap a failed run ran into', () => {
     expect(findCapHit(killed, [], 0)).toBeNull();
     expect(findCapHit(failed('MemoryError'), [], 2)).toBe('runMemory');
     expect(describeCap('runMemory', { ...DEFAULT_LIMITS, addressSpaceMb: 256 })).toBe(
-      "the run's processes and its tmpfs files together passed its memory cap of 256 MiB and the kernel killed a process (the run's memory cgroup counted an oom_kill)",
+      "the run's processes and the files it wrote in its tmpfs mounts together passed its memory cap of 256 MiB and the kernel killed a process (the run's memory cgroup counted an oom_kill)",
     );
     expect(capFix('runMemory')).toBe('If the packet really needs more, raise sandbox.memoryMb in prompt.mdx (at most 8192); otherwise the code under test uses too much.');
   });
