@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
-import { describeCap, findCapHit, runMemoryMb } from './caps.ts';
+import { capFields, describeCap, findCapHit, runMemoryMb } from './caps.ts';
 import { createRunCgroup, type RunCgroup } from './cgroup.ts';
 import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
 import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
@@ -265,8 +265,10 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           const full = /No space left on device/.test(reason) ? { capHit: 'workspace' as const, capDetail: describeCap('workspace', checked.limits) } : {};
           return { ...result, error: `bubblewrap could not set up the sandbox: ${reason}`, ...full };
         }
-        const cap = findCapHit(result, [...full], counted?.oomKills ?? 0) ?? (counted && counted.pidsRefused > 0 && result.exitCode !== 0 ? 'processes' : null);
-        return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
+        const measured = findCapHit(result, [...full], counted?.oomKills ?? 0, false) ?? (counted && counted.pidsRefused > 0 && result.exitCode !== 0 ? 'processes' : null);
+        if (measured) return { ...result, ...capFields(measured, checked.limits, true) };
+        const reported = findCapHit(result, []);
+        return reported ? { ...result, ...capFields(reported, checked.limits, false) } : result;
       } finally {
         etcPlan.close();
         copy.close();

@@ -82,13 +82,15 @@ const FILE_TOO_LARGE = /File too large|\[Errno 27\]|\bEFBIG\b/;
  * (`fullMounts`, from `measureMounts`: the kernel's count, never the run's text), then the
  * kernel's memory cgroup (`oomKills`, a process killed at the run's memory cap), then the exit
  * status (128 + SIGXFSZ, 128 + SIGXCPU), then the errors in the output for the per-process
- * rlimits. A "No space left on device" the run printed names no cap by itself: only a mount
- * measured full does. A run that exited 0 hit no cap that mattered: null.
+ * rlimits (skipped when `reported` is false: what the kernel measured or counted alone). A "No
+ * space left on device" the run printed names no cap by itself: only a mount measured full does.
+ * A run that exited 0 hit no cap that mattered: null.
  */
-export function findCapHit(run: CapEvidence, fullMounts: readonly string[], oomKills = 0): SandboxCap | null {
+export function findCapHit(run: CapEvidence, fullMounts: readonly string[], oomKills = 0, reported = true): SandboxCap | null {
   if (run.exitCode === 0 && !run.timedOut) return null;
   for (const cap of MOUNT_CAPS) if (fullMounts.includes(CAPPED_MOUNTS[cap])) return cap;
   if (oomKills > 0) return 'runMemory';
+  if (!reported) return null;
   const output = `${run.stdout}\n${run.stderr}`;
   if (run.exitCode === 128 + 25 || run.signal === 'SIGXFSZ' || FILE_TOO_LARGE.test(output)) return 'fileSize';
   if (run.exitCode === 128 + 24 || run.signal === 'SIGXCPU') return 'cpu';
@@ -105,6 +107,16 @@ export function findCapHit(run: CapEvidence, fullMounts: readonly string[], oomK
  */
 export function runMemoryMb(limits: ResourceLimits): number {
   return limits.addressSpaceMb;
+}
+
+/**
+ * The fields a run result gets for a cap: the cap, its sentence, and `capReported` when only the
+ * run's own output or exit status tells of it (no measure or count of the kernel's): the sentence
+ * then says so, and the judge does not take it for a kill.
+ */
+export function capFields(cap: SandboxCap, limits: ResourceLimits, measured: boolean): { capHit: SandboxCap; capDetail: string; capReported?: true } {
+  const detail = describeCap(cap, limits);
+  return measured ? { capHit: cap, capDetail: detail } : { capHit: cap, capDetail: `${detail}, as the run's own output or exit status reports (no count of the kernel's confirms it)`, capReported: true };
 }
 
 /** A cap in a sentence that names it and its value. */

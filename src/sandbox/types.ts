@@ -175,6 +175,12 @@ export interface RunResult {
   /** `capHit` in a sentence that names the cap and its value, e.g. "the workspace (/workspace, 8 MiB) is full". */
   capDetail?: string;
   /**
+   * Set when only the run's own output or exit status tells of `capHit` (an EAGAIN on fork, a
+   * MemoryError, exit 128 + SIGXFSZ), not a measure or count of the kernel's: the run could have
+   * printed it without hitting anything, so it is never taken for a kill.
+   */
+  capReported?: true;
+  /**
    * Where the run had its own cgroup (`Sandbox.runCgroup`): what the kernel counted at its caps,
    * processes killed at its memory cap (`oomKills`) and forks refused at its process cap
    * (`pidsRefused`).

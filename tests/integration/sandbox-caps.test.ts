@@ -139,6 +139,15 @@ describe('sandbox hardening (negative tests)', () => {
     expect(result.capDetail).toBeUndefined();
   });
 
+  it("cant_claim_a_cap_unconfirmed: a cap the run's own output tells of is marked as reported, and a measured one is not", async () => {
+    const printed = await bwrap.run(spec('echo MemoryError >&2; exit 1'));
+    expect(printed).toMatchObject({ capHit: 'memory', capReported: true });
+    expect(printed.capDetail).toMatch(/as the run's own output or exit status reports \(no count of the kernel's confirms it\)$/);
+    const filled = await bwrap.run(spec('head -c 20000000 /dev/zero > /tmp/fill; echo MemoryError >&2; exit 1', { limits: { tmpMb: 4 } }));
+    expect(filled).toMatchObject({ capHit: 'tmp', capDetail: '/tmp (4 MiB) is full' });
+    expect(filled.capReported).toBeUndefined();
+  });
+
   it("cant_claim_a_full_dev_shm by blocking the kit's probe file: the kit measures free space, not a write", async () => {
     const command = 'mkdir /dev/shm/.packet-kit-room /tmp/.packet-kit-room .packet-kit-room; echo "No space left on device" >&2; exit 1';
     const result = await bwrap.run(spec(command, { limits: { shmMb: 8 } }));

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { capFix, capsToRunSpec, describeCap, findCapHit, type CapEvidence } from '../../../src/sandbox/caps.ts';
+import { capFields, capFix, capsToRunSpec, describeCap, findCapHit, type CapEvidence } from '../../../src/sandbox/caps.ts';
 import { hostEtcEntries, planEtc } from '../../../src/sandbox/etc.ts';
 import { blockedPaths, stageOneArgs } from '../../../src/sandbox/host-user.ts';
 import { DEFAULT_LIMITS, limitsWrapperScript, resolveLimits } from '../../../src/sandbox/limits.ts';
@@ -59,6 +59,17 @@ describe('the cap a failed run ran into', () => {
     expect(findCapHit(failed('BlockingIOError: [Errno 11] Resource temporarily unavailable (a non-blocking read)'), [])).toBeNull();
     expect(findCapHit(failed('MemoryError'), [])).toBe('memory');
     expect(findCapHit(failed('OSError: [Errno 24] Too many open files'), [])).toBe('openFiles');
+  });
+
+  it("says when only the run's own output tells of a cap, and leaves out what it printed when asked for the kernel's evidence alone", () => {
+    expect(capFields('shm', DEFAULT_LIMITS, true)).toEqual({ capHit: 'shm', capDetail: '/dev/shm (64 MiB) is full' });
+    expect(capFields('memory', DEFAULT_LIMITS, false)).toEqual({
+      capHit: 'memory',
+      capDetail: "an allocation failed: each process is capped at 4096 MiB of memory (address space), as the run's own output or exit status reports (no count of the kernel's confirms it)",
+      capReported: true,
+    });
+    expect(findCapHit(failed('MemoryError'), [], 0, false)).toBeNull();
+    expect(findCapHit(failed('MemoryError'), ['/tmp'], 0, false)).toBe('tmp');
   });
 
   it('never names a mount from a "No space left" the run printed: only a mount measured full', () => {
