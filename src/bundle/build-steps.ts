@@ -82,7 +82,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
   const sandboxed = () =>
     (sandbox ??= (async (): Promise<Sandboxed> => {
       const { openRunContext } = await import('../runs/context.ts');
-      const ctx = (context = openRunContext('build', o.host, { unconfined: o.sandbox.allowUnconfined, packets: o.packets })!);
+      const ctx = (context = openRunContext('build', o.host, { unconfined: o.sandbox.allowUnconfined, packets: o.packets }, { onMessage: (text) => o.reporter.onLine?.(`  ${text}`) })!);
       const made = await ctx.sandbox();
       if (!made.ok) return { ok: false, diagnostic: made.diagnostic };
       const tables = made.ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: o.kit, timeoutMs: o.sandbox.timeoutMs });

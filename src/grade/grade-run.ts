@@ -55,7 +55,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     reporter.onDiagnostic?.(diagnose(GradeErrors.GradeOutUnwritable, { file: folder }, { folder: `${folder}/`, reason: fault.reason, fix: fault.fix }));
     return 2;
   }
-  const ctx = openRunContext('grade', host, { unconfined: flags.unconfined, packets: flags.packets })!;
+  const ctx = openRunContext('grade', host, { unconfined: flags.unconfined, packets: flags.packets }, reporter)!;
   try {
     const sandbox = await ctx.sandbox();
     if (!sandbox.ok) {

@@ -62,6 +62,8 @@ export interface RunEvidence {
   capHit?: string;
   /** The cap in a sentence that names it and its value. */
   capDetail?: string;
+  /** Only the run's own output or exit status tells of the cap (no measure of the kernel's): never taken for a kill. */
+  capReported?: boolean;
 }
 
 /** A protected path the submission wrote or removed (the packet's copy ran instead). */
@@ -280,7 +282,8 @@ function notRecorded(record: HarnessRecord, expected: readonly ExpectedTest[], t
 /** The record's own evidence: a broken record, a changed machinery, refused introspection, foreign tests, a cut output. */
 export function recordFindings(record: HarnessRecord, run: RunEvidence): Finding[] {
   const out: Finding[] = [];
-  const killed = run.timedOut || run.outputFlooded || Boolean(run.capHit);
+  // A cap the run only reported itself does not excuse a broken record: printing "MemoryError" would hide any tampering.
+  const killed = run.timedOut || run.outputFlooded || (Boolean(run.capHit) && !run.capReported);
   if (record.problems.length && !killed) out.push(finding('tamper', JudgeFindings.RecordBroken, { reason: record.problems.join('; ') }));
   const integrity = new Map<string, string[]>();
   for (const i of record.integrity) for (const p of i.problems) if (!integrity.has(p)) integrity.set(p, [i.where]);

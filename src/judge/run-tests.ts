@@ -44,6 +44,7 @@ export function runEvidence(result: RunResult, timeoutMs: number): RunEvidence {
     durationMs: result.durationMs,
     timeoutMs,
     ...(result.capHit ? { capHit: result.capHit, capDetail: result.capDetail ?? result.capHit } : {}),
+    ...(result.capReported ? { capReported: true } : {}),
   };
 }
 

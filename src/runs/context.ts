@@ -116,6 +116,7 @@ export function openRunContext(command: string, host: RunHost, o: RunContextOpti
       return { ok: false, diagnostic: diagnose(Errors.SandboxUnavailable, { file: o.packets }, { reason: prepared.message }) };
     }
     environment = prepared.environment;
+    for (const note of environment.notes ?? []) messages.onMessage?.(`note: ${note}\n`);
     if (live && environment.sandbox.kind !== 'bubblewrap') {
       await release();
       return { ok: false, diagnostic: diagnose(ModelErrors.UnconfinedModelRefused, { file: '--unconfined' }, { host: live.host }) };

@@ -7,6 +7,8 @@ export interface RunEnvironment {
   sandbox: Sandbox;
   /** Set when running unconfined: why. */
   notice: string | null;
+  /** Lines the run says once at start (`note: ...`): what the sandbox cannot cap here, and why. */
+  notes?: readonly string[];
   interpreter: { mounts: SandboxMounts; version: string | null };
   dispose(): Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function prepareRunEnvironment(
     environment: {
       sandbox: created.sandbox,
       notice: created.notice,
+      notes: created.notes,
       interpreter: { mounts, version: 'error' in python ? null : python.version },
       dispose: async () => {
         await created.sandbox.dispose?.();

@@ -1,13 +1,15 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
-import { describeCap, findCapHit, parseMountReport } from './caps.ts';
+import { capFields, describeCap, findCapHit, runMemoryMb } from './caps.ts';
+import { createRunCgroup, type RunCgroup } from './cgroup.ts';
 import { hostEtcEntries, planEtc, SANDBOX_GID, SANDBOX_HOSTNAME, SANDBOX_UID, type EtcEntry } from './etc.ts';
 import { blockedPaths, nsenterArgs, openReachNamespace, stageOneArgs, type HostIds, type ReachNamespace } from './host-user.ts';
 import { CAPPED_MOUNTS, limitsWrapperScript, REPORT_FD } from './limits.ts';
 import { channelFds, channelRecord, checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment, type CheckedRunSpec } from './run-spec.ts';
 import { runSupervised, type ExtraFd } from './supervised-process.ts';
 import type { RunResult, RunSpec, Sandbox } from './types.ts';
+import { measureMounts } from './mount-usage.ts';
 import { planWorkspaceCopy } from './workspace-copy.ts';
 
 /** Where the work directory appears inside the bubblewrap sandbox. */
@@ -42,7 +44,7 @@ const MAX_LINK_DIR_ENTRIES = 64;
 /** Inside paths a `pathPrepend` or `readOnlyPaths` entry may not sit on or under. */
 const RESERVED_INSIDE = ['/proc', '/dev', '/etc', BUBBLEWRAP_WORKSPACE, '/packet-kit'];
 
-/** The child's descriptors: 3 bwrap's JSON status, 4 the wrapper's report, then the data and files bwrap copies in. */
+/** The child's descriptors: 3 bwrap's JSON status, 4 the wrapper's socket to ask for the measure of the mounts, then the data and files bwrap copies in. */
 const STATUS_FD = 3;
 const FIRST_DATA_FD = REPORT_FD + 1;
 
@@ -86,9 +88,24 @@ export interface BubblewrapOptions {
    * made.
    */
   seccomp: () => Promise<Uint8Array | string>;
+  /**
+   * A delegated cgroup v2 folder (from `detectCgroupDelegation`, prepared with
+   * `prepareCgroupParent`): each run gets a child of it, capped at the run's memory
+   * (`runMemoryMb`) and processes, and is started inside it. Without it, the rlimits alone apply.
+   */
+  cgroupParent?: string;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
+
+/**
+ * Processes of a run's cgroup that are the sandbox's own, not the command's: bwrap twice and the
+ * wrapper shell, and on the `setpriv` path a first bwrap twice more; with room to spare, since
+ * the command's own cap is RLIMIT_NPROC, which counts only the sandbox uid's processes.
+ */
+export const CGROUP_PIDS_SLACK = 8;
+
+let runCount = 0;
 
 /**
  * Asks a bwrap binary for its version and options. Returns an error message when it cannot be
@@ -141,6 +158,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
   };
   return {
     kind: 'bubblewrap',
+    runCgroup: options.cgroupParent !== undefined,
     async run(spec: RunSpec): Promise<RunResult> {
       const checked = checkRunSpec(spec);
       if (typeof checked === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, checked);
@@ -154,6 +172,7 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
         etcPlan.close();
         return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, copy);
       }
+      let cgroup: RunCgroup | undefined;
       try {
         if (copy.writableBytes > checked.limits.workspaceMb * 1024 * 1024) {
           const mib = (copy.writableBytes / 1024 / 1024).toFixed(1);
@@ -190,15 +209,33 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           }
         }
 
+        // The wrapper's `measure` after a failed command: the kit reads the mounts' free space from the host.
+        const full = new Set<string>();
+        const measure = (line: string, pid: number): string => {
+          if (line.trim() !== 'measure') return 'no';
+          for (const mount of measureMounts(pid, Object.values(CAPPED_MOUNTS)).full) full.add(mount);
+          return 'done';
+        };
+        if (options.cgroupParent !== undefined) {
+          runCount += 1;
+          const made = createRunCgroup(options.cgroupParent, `packet-kit-run-${process.pid}-${runCount}`, {
+            // The work directory's files are copied into /workspace by the sandbox, inside the cgroup: not counted against the run.
+            memoryBytes: runMemoryMb(checked.limits) * 1024 * 1024 + copy.writableBytes,
+            pids: checked.limits.processes + CGROUP_PIDS_SLACK,
+          });
+          if (typeof made === 'string') return notRun('bubblewrap', BUBBLEWRAP_WORKSPACE, `${made}; the run's memory and process caps would not hold, so the command was not started`);
+          cgroup = made;
+        }
         const extraFds: ExtraFd[] = [
           'collect',
-          'collect',
+          { converse: measure },
           ...etcPlan.data.map((data) => ({ data })),
           ...[...etcPlan.fds, ...copy.fds].map((fd) => ({ fd })),
           { data: program },
           ...channels.extra,
         ];
         const outcome = await runSupervised({
+          ...(cgroup ? { hold: cgroup.join } : {}),
           file,
           args: argv,
           env: {},
@@ -210,8 +247,15 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           ...(ids ? { ids } : {}),
           now,
         });
+        const counted = cgroup?.events();
         const { collected, collectedTruncated, spawnError, ...rest } = outcome;
-        const result: RunResult = { kind: 'bubblewrap', cwd: BUBBLEWRAP_WORKSPACE, ...rest, ...channelRecord(checked.channels, collected, collectedTruncated) };
+        const result: RunResult = {
+          kind: 'bubblewrap',
+          cwd: BUBBLEWRAP_WORKSPACE,
+          ...rest,
+          ...channelRecord(checked.channels, collected, collectedTruncated),
+          ...(counted ? { cgroup: counted } : {}),
+        };
         if (spawnError !== null) return { ...result, error: `could not start ${file}: ${spawnError}` };
         // bwrap writes {"exit-code": N} to the status fd once the command has run; without it,
         // and without a kill of ours, bwrap itself failed to set the sandbox up.
@@ -221,11 +265,14 @@ export function createBubblewrapSandbox(options: BubblewrapOptions): Sandbox {
           const full = /No space left on device/.test(reason) ? { capHit: 'workspace' as const, capDetail: describeCap('workspace', checked.limits) } : {};
           return { ...result, error: `bubblewrap could not set up the sandbox: ${reason}`, ...full };
         }
-        const cap = findCapHit(result, parseMountReport(collected[1] ?? ''));
-        return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
+        const measured = findCapHit(result, [...full], counted?.oomKills ?? 0, false) ?? (counted && counted.pidsRefused > 0 && result.exitCode !== 0 ? 'processes' : null);
+        if (measured) return { ...result, ...capFields(measured, checked.limits, true) };
+        const reported = findCapHit(result, []);
+        return reported ? { ...result, ...capFields(reported, checked.limits, false) } : result;
       } finally {
         etcPlan.close();
         copy.close();
+        await cgroup?.close();
       }
     },
     async dispose() {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { KIT_ROOT } from '../kit/fingerprint.ts';
 import { createBubblewrapSandbox, probeBubblewrap, type BubblewrapOptions } from './bubblewrap.ts';
+import { detectCgroupDelegation, prepareCgroupParent } from './cgroup.ts';
 import { DEFAULT_HOST_IDS, type HostIds } from './host-user.ts';
 import { findExecutable } from './interpreters.ts';
 import { buildSeccompFilter } from './seccomp.ts';
@@ -34,6 +35,8 @@ export interface CreateSandboxOptions {
   hostIds?: HostIds;
   /** Where the built seccomp filter is kept; default `node_modules/.cache/packet-kit/seccomp` in the kit. */
   seccompCacheDir?: string;
+  /** Where /proc and /sys are read to find a delegated cgroup v2 (`detectCgroupDelegation`); default `/`. */
+  cgroupRoot?: string;
   /** Monotonic clock in milliseconds; default `performance.now`. */
   now?: () => number;
 }
@@ -70,6 +73,11 @@ export type CreateSandboxResult =
       selfTest: SelfTestReport | null;
       /** Set when running unconfined: why, so the caller can say it out loud. */
       notice: string | null;
+      /**
+       * What the caller says once at start, one line each: today, that no cgroup caps a run as a
+       * whole and why (bubblewrap without cgroup v2 delegation).
+       */
+      notes: string[];
     }
   | {
       /** No sandbox: untrusted code must not run. */
@@ -99,7 +107,9 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
     const nsenterPath = asRoot ? findExecutable('nsenter', utilPath) : null;
     const setprivPath = asRoot ? findExecutable('setpriv', utilPath) : null;
     const ccPath = findExecutable('cc', utilPath) ?? findExecutable('gcc', utilPath);
+    const cgroup = runCgroupParent(options.cgroupRoot ?? '/');
     const sandbox = createBubblewrapSandbox({
+      ...(typeof cgroup.parent === 'string' ? { cgroupParent: cgroup.parent } : {}),
       bwrapPath,
       features,
       seccomp: () => buildSeccompFilter({ ccPath, cacheDir: options.seccompCacheDir ?? DEFAULT_SECCOMP_CACHE_DIR, arch: process.arch }),
@@ -113,7 +123,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
       ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
       ...(options.selfTestMounts ? { mounts: options.selfTestMounts } : {}),
     });
-    if (report.ok) return { ok: true, sandbox, selfTest: report, notice: null };
+    if (report.ok) return { ok: true, sandbox, selfTest: report, notice: null, notes: cgroup.note ? [cgroup.note] : [] };
     await sandbox.dispose?.();
     const failed = report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`);
     failure = {
@@ -130,6 +140,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
       ok: true,
       sandbox: createUnconfinedSandbox(options.now ? { now: options.now } : {}),
       selfTest: null,
+      notes: [],
       notice: `Running UNCONFINED because ${failure.what}. Commands see the whole filesystem and network.`,
     };
   }
@@ -148,5 +159,20 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Crea
       reason: failure.reason,
       checks: failure.checks,
     },
+  };
+}
+
+/**
+ * The delegated cgroup folder runs get their cgroups in, ready (memory and pids enabled for its
+ * children); or the note that says there is none, and why: then each process keeps its rlimits,
+ * and nothing caps their sum.
+ */
+export function runCgroupParent(root: string): { parent: string; note: null } | { parent: null; note: string } {
+  const found = detectCgroupDelegation(root);
+  const why = found.available ? prepareCgroupParent(found) : found.reason;
+  if (found.available && why === null) return { parent: found.dir, note: null };
+  return {
+    parent: null,
+    note: `no cgroup caps a run's total memory and processes (${why}); each process keeps its own caps (memory, processes, CPU), but their sum is not capped.`,
   };
 }

@@ -30,7 +30,7 @@ export const LIMIT_MAXIMA: Readonly<Partial<ResourceLimits>> = Object.freeze({
 /** Exit status of the wrapper shell when a limit cannot be applied. */
 export const LIMIT_FAILURE_EXIT_CODE = 125;
 
-/** The file descriptor on which the wrapper shell reports the tmpfs usage after a failed command. */
+/** The file descriptor (a socket) on which the wrapper shell asks the kit to measure the tmpfs mounts after a failed command. */
 export const REPORT_FD = 4;
 
 /** A capped tmpfs without room for this many bytes counts as full (a write that failed for ENOSPC leaves about nothing). */
@@ -59,9 +59,10 @@ export interface WrapperOptions {
   /** Apply `processes` with RLIMIT_NPROC (bubblewrap only: unconfined it would count the host user's processes). */
   processLimit: boolean;
   /**
-   * After a command that failed, name on `REPORT_FD` the capped tmpfs mounts that are full
-   * (`full <mount>` lines: no room left for 64 KiB, tried with the shell's own printf, so no
-   * process is started for it). The command runs in a subshell with that descriptor closed.
+   * After a command that failed, ask on `REPORT_FD` (a socket) for the kit to measure the capped
+   * tmpfs mounts (a `measure` line) and wait for its answer, so the mounts are still there while
+   * the kit reads them from the host (`mount-usage.ts`); no process is started for it. The
+   * command runs in a subshell with that descriptor closed.
    */
   report: boolean;
 }
@@ -89,7 +90,6 @@ export function limitsWrapperScript(limits: ResourceLimits, options: WrapperOpti
     steps.push(`{ ulimit -u ${n} || ulimit -p ${n}; } 2>/dev/null || ${fail('process', `ulimit -u ${n}`)}`);
   }
   if (!options.report) return [...steps, 'exec /bin/sh -c "$1"'].join('\n');
-  const mounts = Object.values(CAPPED_MOUNTS).join(' ');
   return [
     ...steps,
     // A subshell rather than `sh -c`: one exec fewer per run.
@@ -97,7 +97,7 @@ export function limitsWrapperScript(limits: ResourceLimits, options: WrapperOpti
     'set --',
     `( eval "$command" ) ${REPORT_FD}>&-`,
     'status=$?',
-    `[ "$status" -eq 0 ] || for m in ${mounts}; do printf '%${ROOM_BYTES}s' '' 2>/dev/null > "$m/.packet-kit-room" || echo "full $m" >&${REPORT_FD}; done`,
+    `[ "$status" -eq 0 ] || { echo measure >&${REPORT_FD} && read -r _ <&${REPORT_FD}; } 2>/dev/null`,
     'exit "$status"',
   ].join('\n');
 }

@@ -4,13 +4,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runMemoryMb } from './caps.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
 import type { Sandbox, SandboxMounts } from './types.ts';
 
 /** One confinement check. */
 export interface SelfTestCheck {
   /**
    * Stable name: `network`, `write-outside`, `environment`, `write-inside`, `uid`, `etc`,
-   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, `seccomp`, `host-paths`, or `run`.
+   * `processes`, `workspace-size`, `tmp-size`, `shm-size`, `seccomp`, `host-paths`, `run-memory`
+   * (only where runs have a cgroup of their own: `Sandbox.runCgroup`), or `run`.
    */
   name: string;
   /** The sandbox held (or, for `write-inside`, allowed what it must). */
@@ -62,7 +65,9 @@ const FORK_TRIES = 3 * PROBE_LIMITS.processes;
  * (PTRACE_SEIZE, an attach that stops nothing) pid 1 and unshare a user namespace (each must fail with EPERM, the seccomp
  * filter's answer: without it the first succeeds and the second fails otherwise); (j) read
  * `/proc/self/mountinfo` and `PATH` (neither may name a path under the scratch folder, the
- * work directory or the host's home, but for the paths the run asked to see).
+ * work directory or the host's home, but for the paths the run asked to see); (k) where each
+ * run has a cgroup of its own (`Sandbox.runCgroup`), a second run proves its memory cap holds
+ * (`runMemoryCheck`).
  *
  * For (c) the canary is set in `process.env` for the duration of the run and removed after:
  * an implementation that forgot to clear the environment would inherit it from there.
@@ -177,12 +182,46 @@ export async function selfTest(sandbox: Sandbox, options: SelfTestOptions = {}):
       ok: leaks.length === 0 && seen.length > 2,
       detail: leaks.length > 0 ? `/proc/self/mountinfo or PATH inside names host paths: ${leaks.join(', ')}` : `/proc/self/mountinfo and PATH inside name nothing under ${base}, the work directory or the host's home but the paths the run asked for`,
     });
+    if (sandbox.runCgroup) checks.push(await runMemoryCheck(sandbox, base, options.timeoutMs ?? 15_000));
     return { ok: checks.every((check) => check.ok), checks };
   } finally {
     await listener.close();
     await rm(workdir, { recursive: true, force: true });
     await rm(outside, { recursive: true, force: true });
   }
+}
+
+/** The caps of the run-memory probe: its cgroup's memory.max is 64 MiB (`runMemoryMb`). */
+export const MEMORY_PROBE_LIMITS = Object.freeze({ processes: 16, addressSpaceMb: 64, workspaceMb: 1, tmpMb: 1, shmMb: 1 });
+const MEMORY_PROBE_HOLDERS = 5;
+const MEMORY_PROBE_MIB = 24;
+
+/**
+ * (k) Where each run has a cgroup: five processes, each under the per-process cap, hold 24 MiB
+ * apiece (dd's buffer, filled from /dev/zero, held while dd blocks on a FIFO no one reads), 120
+ * MiB in a run capped at 64 MiB. The kernel must kill at least one of them: the run's
+ * memory.events counts an oom_kill. Without the cgroup all five would live.
+ */
+async function runMemoryCheck(sandbox: Sandbox, base: string, timeoutMs: number): Promise<SelfTestCheck> {
+  const command = [
+    'mkfifo /tmp/hold && exec 3<>/tmp/hold || exit 1',
+    `for i in $(seq ${MEMORY_PROBE_HOLDERS}); do dd if=/dev/zero of=/tmp/hold bs=${MEMORY_PROBE_MIB}M count=2 2>/dev/null & done`,
+    'sleep 0.5',
+    'exit 0',
+  ].join('\n');
+  // An empty work directory: nothing copied in, so the cgroup's memory.max is the cap alone.
+  const workdir = await mkdtemp(join(base, 'packet-kit-selftest-memory-'));
+  const result = await sandbox.run({ workdir, command, timeoutMs, limits: MEMORY_PROBE_LIMITS }).finally(() => rm(workdir, { recursive: true, force: true }));
+  const kills = result.cgroup?.oomKills ?? 0;
+  const total = MEMORY_PROBE_HOLDERS * MEMORY_PROBE_MIB;
+  const cap = runMemoryMb({ ...DEFAULT_LIMITS, ...MEMORY_PROBE_LIMITS });
+  return {
+    name: 'run-memory',
+    ok: result.error === undefined && kills > 0,
+    detail: result.error
+      ? `the run-memory probe did not run: ${result.error}`
+      : `${MEMORY_PROBE_HOLDERS} processes holding ${MEMORY_PROBE_MIB} MiB each (${total} MiB) in a run capped at ${cap} MiB: ${kills > 0 ? `the kernel killed ${kills} (memory.events oom_kill ${kills})` : 'none was killed (the cgroup does not hold)'}`,
+  };
 }
 
 /**

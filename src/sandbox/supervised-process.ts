@@ -21,17 +21,33 @@ export interface SupervisedSpawn {
    * Descriptors for the child from fd 3 on, in order: `collect` opens a pipe and keeps what the
    * child writes to it (at most 64 KiB; `{ collect: bytes }` sets another cap); `{ fd }` hands over
    * an open host descriptor; `{ data }` opens a pipe, writes the text (UTF-8) or the bytes and closes
-   * it (the child reads it to its end).
+   * it (the child reads it to its end); `{ converse }` opens a socket on which each line the child
+   * writes is passed, with the child's pid, to the function, and its answer (a line) written back.
    */
   extraFds?: readonly ExtraFd[];
   /** Start the child as this host uid and gid (the parent must be root); default: the parent's. */
   ids?: { uid: number; gid: number };
+  /**
+   * Called with the child's pid before it runs anything: the child is a shell that waits on its
+   * standard input, and execs `file` only after this returned null (with standard input then
+   * /dev/null). A message instead ends the child unstarted, as a spawn error. For what must
+   * hold from the first instruction on (moving it into a cgroup).
+   */
+  hold?: (pid: number) => string | null;
   /** Monotonic clock in milliseconds. */
   now: () => number;
 }
 
+/** The shell that waits for `hold`'s go: one line `go` on its standard input, then the real program. */
+const HOLD_SCRIPT = 'read -r go && [ "$go" = go ] && exec "$@" </dev/null';
+
 /** One descriptor handed to the child; see `SupervisedSpawn.extraFds`. */
-export type ExtraFd = 'collect' | { collect: number } | { fd: number } | { data: string | Uint8Array };
+export type ExtraFd =
+  | 'collect'
+  | { collect: number }
+  | { fd: number }
+  | { data: string | Uint8Array }
+  | { converse: (line: string, pid: number) => string | Promise<string> };
 
 /** What the supervised process did. */
 export interface SupervisedOutcome {
@@ -75,11 +91,12 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     let child: ChildProcess;
     try {
       const extra = options.extraFds ?? [];
-      child = spawn(options.file, [...options.args], {
+      const [file, args] = options.hold ? ['/bin/sh', ['-c', HOLD_SCRIPT, 'packet-kit-hold', options.file, ...options.args]] : [options.file, [...options.args]];
+      child = spawn(file, args, {
         cwd: options.cwd,
         env: { ...options.env },
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', ...extra.map((x) => (typeof x === 'object' && 'fd' in x ? x.fd : 'pipe'))],
+        stdio: [options.hold ? 'pipe' : 'ignore', 'pipe', 'pipe', ...extra.map((x) => (typeof x === 'object' && 'fd' in x ? x.fd : 'pipe'))],
         ...(options.ids ? { uid: options.ids.uid, gid: options.ids.gid } : {}),
       });
     } catch (error) {
@@ -121,9 +138,24 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     const kept: number[] = extra.map(() => 0);
     const cut: boolean[] = extra.map(() => false);
     extra.forEach((x, i) => {
-      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Uint8Array) => void }) | null | undefined;
+      const stream = child.stdio[3 + i] as (Readable & { end?: (data: string | Uint8Array) => void; write?: (data: string) => boolean }) | null | undefined;
       stream?.on('error', () => {});
-      if (x === 'collect' || 'collect' in x) {
+      if (typeof x === 'object' && 'converse' in x) {
+        // Node opens a child's extra 'pipe' as a socket pair, so the child can read the answer on the same descriptor.
+        let pending = '';
+        let queue = Promise.resolve();
+        stream?.on('data', (chunk: Buffer) => {
+          pending = (pending + chunk.toString('utf8')).slice(-4096);
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            queue = queue.then(async () => {
+              const answer = await Promise.resolve(x.converse(line, child.pid ?? 0)).catch(() => '');
+              if (!settled) stream.write?.(`${answer.replace(/\n/g, ' ')}\n`);
+            });
+          }
+        });
+      } else if (x === 'collect' || 'collect' in x) {
         const limit = x === 'collect' ? 64 * 1024 : x.collect;
         stream?.on('data', (chunk: Buffer) => {
           const room = limit - kept[i]!;
@@ -137,6 +169,16 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
         stream?.end?.(x.data);
       }
     });
+
+    if (options.hold && child.pid !== undefined) {
+      child.stdin?.on('error', () => {});
+      const refused = options.hold(child.pid);
+      if (refused === null) child.stdin?.end('go\n');
+      else {
+        spawnError = refused;
+        killGroup();
+      }
+    }
 
     const timer = setTimeout(() => {
       timedOut = true;
@@ -166,7 +208,7 @@ export function runSupervised(options: SupervisedSpawn): Promise<SupervisedOutco
     };
 
     child.on('error', (error) => {
-      spawnError = error.message;
+      spawnError ??= error.message;
       if (child.pid === undefined) finish();
     });
     child.on('exit', (code, signal) => {

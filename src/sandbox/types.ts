@@ -23,8 +23,10 @@ export interface ResourceLimits {
   cpuSeconds: number;
   /**
    * Memory per process: virtual address space in MiB (RLIMIT_AS). Allocations beyond it fail.
-   * The tmpfs mounts are capped apart (`workspaceMb`, `tmpMb`, `shmMb`), so a run's memory is at
-   * most its processes' plus those three sizes.
+   * Where the run has a cgroup of its own (`Sandbox.runCgroup`), it is also the memory.max of
+   * the whole run: its processes and its tmpfs files together, past which the kernel kills a
+   * process (`runMemory`). Without one, the tmpfs mounts are capped apart (`workspaceMb`,
+   * `tmpMb`, `shmMb`), so a run's memory is at most its processes' plus those three sizes.
    */
   addressSpaceMb: number;
   /** Largest file a process may write, in MiB (RLIMIT_FSIZE). Writing past it fails (EFBIG) or raises SIGXFSZ. */
@@ -49,11 +51,12 @@ export interface ResourceLimits {
 /**
  * A cap a run ran into, as far as the sandbox can tell: a full tmpfs (`workspace`, `tmp`,
  * `shm`), a fork that failed for the process cap (`processes`), an allocation that failed for
- * the memory cap (`memory`), a file past the file-size cap (`fileSize`), the CPU-time cap
+ * the memory cap (`memory`), a process the kernel killed at the whole run's memory cap (`runMemory`,
+ * where a cgroup applies it), a file past the file-size cap (`fileSize`), the CPU-time cap
  * (`cpu`), the open-files cap (`openFiles`). The wall-clock timeout and the output cap have
  * their own flags (`timedOut`, `outputFlooded`).
  */
-export type SandboxCap = 'processes' | 'workspace' | 'tmp' | 'shm' | 'memory' | 'fileSize' | 'cpu' | 'openFiles';
+export type SandboxCap = 'processes' | 'workspace' | 'tmp' | 'shm' | 'memory' | 'runMemory' | 'fileSize' | 'cpu' | 'openFiles';
 
 /** What to run, where, and under which limits. */
 export interface RunSpec {
@@ -160,8 +163,10 @@ export interface RunResult {
   error?: string;
   /**
    * A cap the run ran into, when the sandbox can tell (see `SandboxCap`): from the tmpfs
-   * mounts found full after a failed command, from the exit status (SIGXFSZ, SIGXCPU), or from
-   * the errors the command printed (EAGAIN on fork, ENOMEM, EMFILE, ENOSPC, EFBIG). Set only on
+   * mounts the kit measured full after a failed command, from the run's cgroup (an oom_kill),
+   * from the exit status (SIGXFSZ, SIGXCPU), or from the errors the command printed for the
+   * per-process rlimits (EAGAIN on fork, ENOMEM, EMFILE, EFBIG). A "No space left on device"
+   * the command printed names no mount by itself. Set only on
    * a run that did not succeed; with `error` set too, the run never started because the work
    * directory alone is larger than the workspace cap. Best effort: a command can hide its
    * errors, so a missing `capHit` does not prove no cap was hit.
@@ -169,6 +174,18 @@ export interface RunResult {
   capHit?: SandboxCap;
   /** `capHit` in a sentence that names the cap and its value, e.g. "the workspace (/workspace, 8 MiB) is full". */
   capDetail?: string;
+  /**
+   * Set when only the run's own output or exit status tells of `capHit` (an EAGAIN on fork, a
+   * MemoryError, exit 128 + SIGXFSZ), not a measure or count of the kernel's: the run could have
+   * printed it without hitting anything, so it is never taken for a kill.
+   */
+  capReported?: true;
+  /**
+   * Where the run had its own cgroup (`Sandbox.runCgroup`): what the kernel counted at its caps,
+   * processes killed at its memory cap (`oomKills`) and forks refused at its process cap
+   * (`pidsRefused`).
+   */
+  cgroup?: { oomKills: number; pidsRefused: number };
   /** With `channels`: what the command wrote on its record pipe (UTF-8). */
   record?: string;
   /** With `channels`: the record went past `recordLimitBytes` and was cut. */
@@ -179,6 +196,11 @@ export interface RunResult {
 export interface Sandbox {
   /** Which implementation this is; `unconfined` means no isolation at all. */
   readonly kind: SandboxKind;
+  /**
+   * Each run has a cgroup of its own that caps its processes' memory together and their number
+   * (bubblewrap where cgroup v2 is delegated); otherwise only the per-process rlimits apply.
+   */
+  readonly runCgroup?: boolean;
   /** Runs one command. Never rejects: failures to start come back in `RunResult.error`. */
   run(spec: RunSpec): Promise<RunResult>;
   /**

@@ -1,4 +1,4 @@
-import { describeCap, findCapHit } from './caps.ts';
+import { capFields, findCapHit } from './caps.ts';
 import { limitsWrapperScript } from './limits.ts';
 import { channelFds, channelRecord, checkRunSpec, notRun, OUTPUT_FLOOD_FACTOR, sandboxEnvironment } from './run-spec.ts';
 import { runSupervised } from './supervised-process.ts';
@@ -44,7 +44,7 @@ export function createUnconfinedSandbox(options: UnconfinedOptions = {}): Sandbo
       const result: RunResult = { kind: 'unconfined', cwd: checked.workdir, ...rest, ...channelRecord(checked.channels, collected, collectedTruncated) };
       if (spawnError !== null) return { ...result, error: `could not start /bin/sh: ${spawnError}` };
       const cap = findCapHit(result, []);
-      return cap ? { ...result, capHit: cap, capDetail: describeCap(cap, checked.limits) } : result;
+      return cap ? { ...result, ...capFields(cap, checked.limits, false) } : result;
     },
   };
 }

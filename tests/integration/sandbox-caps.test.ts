@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox-harness.ts';
+import { detectCgroupDelegation } from '../../src/sandbox/cgroup.ts';
+import { createSandbox } from '../../src/sandbox/create.ts';
 import type { PythonInterpreter } from '../../src/sandbox/interpreters.ts';
 import { removeStaleScratch, SCRATCH_MARKER } from '../../src/sandbox/scratch.ts';
 import type { Sandbox } from '../../src/sandbox/types.ts';
@@ -129,6 +131,36 @@ describe('sandbox hardening (negative tests)', () => {
     expect(result).toMatchObject({ exitCode: 1, capHit: 'shm', capDetail: '/dev/shm (8 MiB) is full' });
   });
 
+  it('cant_claim_a_full_dev_shm: a run that only prints "No space left on device" beside /dev/shm is told no cap', async () => {
+    const command = `echo "OSError: [Errno 28] No space left on device: '/dev/shm/x'" >&2; exit 1`;
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 8 } }));
+    expect(result).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(result.capHit).toBeUndefined();
+    expect(result.capDetail).toBeUndefined();
+  });
+
+  it("cant_claim_a_cap_unconfirmed: a cap the run's own output tells of is marked as reported, and a measured one is not", async () => {
+    const printed = await bwrap.run(spec('echo MemoryError >&2; exit 1'));
+    expect(printed).toMatchObject({ capHit: 'memory', capReported: true });
+    expect(printed.capDetail).toMatch(/as the run's own output or exit status reports \(no count of the kernel's confirms it\)$/);
+    const filled = await bwrap.run(spec('head -c 20000000 /dev/zero > /tmp/fill; echo MemoryError >&2; exit 1', { limits: { tmpMb: 4 } }));
+    expect(filled).toMatchObject({ capHit: 'tmp', capDetail: '/tmp (4 MiB) is full' });
+    expect(filled.capReported).toBeUndefined();
+  });
+
+  it("cant_claim_a_full_dev_shm by blocking the kit's probe file: the kit measures free space, not a write", async () => {
+    const command = 'mkdir /dev/shm/.packet-kit-room /tmp/.packet-kit-room .packet-kit-room; echo "No space left on device" >&2; exit 1';
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 8 } }));
+    expect(result).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(result.capHit).toBeUndefined();
+  });
+
+  it('cant_fill_dev_shm, quietly: a /dev/shm really filled is named full though the run printed nothing', async () => {
+    const command = 'head -c 20000000 /dev/zero > /dev/shm/fill 2>/dev/null; exit 3';
+    const result = await bwrap.run(spec(command, { limits: { shmMb: 4 } }));
+    expect(result).toMatchObject({ exitCode: 3, stderr: '', capHit: 'shm', capDetail: '/dev/shm (4 MiB) is full' });
+  });
+
   it('cant_fill_tmp: /tmp stops at its cap', async () => {
     const command = 'head -c 20000000 /dev/zero > /tmp/fill; status=$?; stat -c %s /tmp/fill; exit $status';
     const result = await bwrap.run(spec(command, { limits: { tmpMb: 8 } }));
@@ -141,6 +173,52 @@ describe('sandbox hardening (negative tests)', () => {
     expect(result.stderr).toMatch(/MemoryError/);
     expect(result).toMatchObject({ exitCode: 1, capHit: 'memory' });
     expect(result.capDetail).toMatch(/256 MiB of memory/);
+  });
+
+  it("cant_exceed_run_memory: where cgroup v2 is delegated the run's total memory is capped and the self-test proved it; elsewhere the sandbox says so once", async () => {
+    // One branch or the other runs on every machine, decided by the same detection the sandbox uses.
+    const delegation = detectCgroupDelegation();
+    if (!delegation.available) {
+      expect(bwrap.runCgroup).toBe(false);
+      expect(sandbox.notes).toEqual([`no cgroup caps a run's total memory and processes (${delegation.reason}); each process keeps its own caps (memory, processes, CPU), but their sum is not capped.`]);
+      expect(sandbox.selfTest!.checks.map((c) => c.name)).not.toContain('run-memory');
+      const result = await bwrap.run(spec('exit 0'));
+      expect(result.cgroup).toBeUndefined();
+      return;
+    }
+    expect(bwrap.runCgroup).toBe(true);
+    expect(sandbox.notes).toEqual([]);
+    expect(sandbox.selfTest!.checks.find((c) => c.name === 'run-memory')).toMatchObject({ ok: true, detail: expect.stringMatching(/the kernel killed \d+/) });
+    // Four processes of 48 MiB each, each under its own 96 MiB cap, in a run capped at 96 MiB.
+    const command = 'mkfifo /tmp/hold && exec 3<>/tmp/hold; for i in 1 2 3 4; do dd if=/dev/zero of=/tmp/hold bs=48M count=2 2>/dev/null & done; sleep 0.5; exit 1';
+    const result = await bwrap.run(spec(command, { limits: { addressSpaceMb: 96, workspaceMb: 1, tmpMb: 1, shmMb: 1 } }));
+    expect(result.cgroup!.oomKills).toBeGreaterThan(0);
+    expect(result).toMatchObject({ exitCode: 1, capHit: 'runMemory' });
+    expect(result.capDetail).toMatch(/memory cap of 96 MiB/);
+  });
+
+  it('cant_trust_a_cgroup_that_does_not_hold: a delegated cgroup whose cap kills nothing fails the self-test, and no sandbox is given', async () => {
+    // A fake /proc and /sys that show a delegated cgroup v2: plain folders, so nothing is capped.
+    const root = tempDir('fake-cgroup');
+    const scope = join(root, 'sys/fs/cgroup/kit.scope');
+    mkdirSync(join(root, 'proc/self'), { recursive: true });
+    mkdirSync(scope, { recursive: true });
+    writeFileSync(join(root, 'proc/self/cgroup'), '0::/kit.scope\n');
+    writeFileSync(join(root, 'proc/self/mountinfo'), '30 23 0:26 / /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw\n');
+    writeFileSync(join(scope, 'cgroup.controllers'), 'memory pids\n');
+    writeFileSync(join(scope, 'cgroup.subtree_control'), 'memory pids\n');
+    const created = await createSandbox({ allowUnconfined: false, selfTestMounts: python.mounts, cgroupRoot: root });
+    expect(created.ok).toBe(false);
+    if (created.ok) return;
+    // Every run went through the hold and into its cgroup folder; only the cap's proof failed.
+    const failed = created.error.checks.filter((c) => !c.ok);
+    expect(failed).toEqual([{ name: 'run-memory', ok: false, detail: '5 processes holding 24 MiB each (120 MiB) in a run capped at 64 MiB: none was killed (the cgroup does not hold)' }]);
+    const runs = readdirSync(scope).filter((name) => name.startsWith('packet-kit-run-'));
+    expect(runs).toHaveLength(2);
+    for (const run of runs) expect(readFileSync(join(scope, run, 'cgroup.procs'), 'utf8')).toMatch(/^\d+$/);
+    // The memory probe's cap alone; the confinement probe's default cap plus its work directory's one small file (a page of tmpfs).
+    expect(runs.map((run) => readFileSync(join(scope, run, 'memory.max'), 'utf8')).sort()).toEqual([String(4096 * 1024 * 1024 + 4096), String(64 * 1024 * 1024)]);
+    expect(runs.map((run) => readFileSync(join(scope, run, 'pids.max'), 'utf8')).sort()).toEqual(['16', '24']);
   });
 
   it("cant_leave_files_behind: a run killed at its timeout leaves nothing in the host's work directory", async () => {

@@ -2,7 +2,7 @@ import type { EnvironmentOptions, RunEnvironment } from '../../src/runs/environm
 import type { RunResult, RunSpec, Sandbox, SandboxKind } from '../../src/sandbox/types.ts';
 
 /** A sandbox that runs nothing: every run comes back as an error, each spec kept. */
-export function fakeSandboxMaker(kind: SandboxKind = 'bubblewrap') {
+export function fakeSandboxMaker(kind: SandboxKind = 'bubblewrap', notes: readonly string[] = []) {
   const seen = { prepared: [] as EnvironmentOptions[], runs: [] as RunSpec[], disposed: 0 };
   const sandbox: Sandbox = {
     kind,
@@ -18,6 +18,7 @@ export function fakeSandboxMaker(kind: SandboxKind = 'bubblewrap') {
       environment: {
         sandbox,
         notice: kind === 'unconfined' ? 'bubblewrap is unusable here' : null,
+        notes,
         interpreter: { mounts: { pathPrepend: [], readOnlyPaths: [] }, version: null },
         dispose: async () => {
           seen.disposed++;

@@ -12,6 +12,8 @@ export interface SandboxHarness {
   python: PythonInterpreter;
   bwrap: Sandbox;
   selfTest: SelfTestReport | null;
+  /** The sandbox's notes, said once at start (`createSandbox`'s `notes`). */
+  notes: string[];
   /** A fresh host directory, removed after the file's tests. */
   tempDir(label: string): string;
   /** A spec with a fresh work directory and the real Python on PATH. */
@@ -41,6 +43,7 @@ export function useSandbox(prefix: string, timeoutMs: number): SandboxHarness {
     if (!created.ok) throw new Error(created.error.message);
     h.bwrap = created.sandbox;
     h.selfTest = created.selfTest;
+    h.notes = created.notes;
   });
   afterAll(async () => {
     await h.bwrap?.dispose?.();

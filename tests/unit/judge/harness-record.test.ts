@@ -140,6 +140,12 @@ describe('what the record itself is evidence of', () => {
     expect(recordFindings(broken, { ...run, capHit: 'memory' })).toEqual([]);
   });
 
+  it('a broken record stays tampering when the run only reported a cap itself (it printed "MemoryError")', () => {
+    const broken = record({ complete: false, problems: ['the record ends before the harness finished (the process died or was stopped)'] });
+    expect(recordFindings(broken, { ...run, capHit: 'memory', capReported: true }).map((f) => [f.code, f.kind])).toEqual([['PK433', 'tamper']]);
+    expect(recordFindings(broken, { ...run, capHit: 'runMemory' })).toEqual([]);
+  });
+
   it('names each change to the machinery once, each refused introspection once at its place, foreign tests together', () => {
     const r = record({
       integrity: [

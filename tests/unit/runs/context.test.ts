@@ -51,6 +51,17 @@ describe('openRunContext: the sandbox in an owned scratch root', () => {
     expect(fake.seen.disposed).toBe(1);
   });
 
+  it("says the sandbox's notes once, when the sandbox is made, however often it is asked for", async () => {
+    const fake = fakeSandboxMaker('bubblewrap', ["no cgroup caps a run's total memory and processes (why); each process keeps its own caps"]);
+    const { messages, reporter } = heard();
+    const ctx = openRunContext('rehearse', host({}, fake.prepare), { unconfined: false, packets: 'packets' }, reporter)!;
+    expect(messages).toEqual([]);
+    await ctx.sandbox();
+    await ctx.sandbox();
+    expect(messages).toEqual(["note: no cgroup caps a run's total memory and processes (why); each process keeps its own caps\n"]);
+    await ctx.dispose();
+  });
+
   it('removes on Ctrl-C: the scratch root listens for SIGINT while it lives, and stops when disposed', async () => {
     const before = process.listenerCount('SIGINT');
     const ctx = openRunContext('mutate', host({}, fakeSandboxMaker().prepare), { unconfined: false, packets: 'packets' })!;

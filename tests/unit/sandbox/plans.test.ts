@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { capFix, capsToRunSpec, findCapHit, parseMountReport, type CapEvidence } from '../../../src/sandbox/caps.ts';
+import { capFields, capFix, capsToRunSpec, describeCap, findCapHit, type CapEvidence } from '../../../src/sandbox/caps.ts';
 import { hostEtcEntries, planEtc } from '../../../src/sandbox/etc.ts';
 import { blockedPaths, stageOneArgs } from '../../../src/sandbox/host-user.ts';
 import { DEFAULT_LIMITS, limitsWrapperScript, resolveLimits } from '../../../src/sandbox/limits.ts';
@@ -38,10 +38,9 @@ describe('caps from a packet', () => {
 });
 
 describe('the cap a failed run ran into', () => {
-  const full = parseMountReport('full /dev/shm\nnoise\nfull /workspace\n');
+  const full = ['/dev/shm', '/workspace'];
 
-  it('is a full tmpfs first, read from the wrapper report (workspace before tmp before shm)', () => {
-    expect(full).toEqual(['/dev/shm', '/workspace']);
+  it('is a full tmpfs first, as the kit measured it (workspace before tmp before shm)', () => {
     expect(findCapHit(failed('anything'), full)).toBe('workspace');
     expect(findCapHit(failed('MemoryError'), ['/dev/shm'])).toBe('shm');
   });
@@ -62,10 +61,33 @@ describe('the cap a failed run ran into', () => {
     expect(findCapHit(failed('OSError: [Errno 24] Too many open files'), [])).toBe('openFiles');
   });
 
-  it('places a "No space left" by the path it names, else on the workspace', () => {
-    expect(findCapHit(failed("OSError: [Errno 28] No space left on device: '/dev/shm/x'"), [])).toBe('shm');
-    expect(findCapHit(failed("OSError: [Errno 28] No space left on device: '/tmp/x'"), [])).toBe('tmp');
-    expect(findCapHit(failed('No space left on device'), [])).toBe('workspace');
+  it("says when only the run's own output tells of a cap, and leaves out what it printed when asked for the kernel's evidence alone", () => {
+    expect(capFields('shm', DEFAULT_LIMITS, true)).toEqual({ capHit: 'shm', capDetail: '/dev/shm (64 MiB) is full' });
+    expect(capFields('memory', DEFAULT_LIMITS, false)).toEqual({
+      capHit: 'memory',
+      capDetail: "an allocation failed: each process is capped at 4096 MiB of memory (address space), as the run's own output or exit status reports (no count of the kernel's confirms it)",
+      capReported: true,
+    });
+    expect(findCapHit(failed('MemoryError'), [], 0, false)).toBeNull();
+    expect(findCapHit(failed('MemoryError'), ['/tmp'], 0, false)).toBe('tmp');
+  });
+
+  it('never names a mount from a "No space left" the run printed: only a mount measured full', () => {
+    expect(findCapHit(failed("OSError: [Errno 28] No space left on device: '/dev/shm/x'"), [])).toBeNull();
+    expect(findCapHit(failed("OSError: [Errno 28] No space left on device: '/tmp/x'"), [])).toBeNull();
+    expect(findCapHit(failed('No space left on device'), [])).toBeNull();
+    expect(findCapHit(failed('No space left on device'), ['/tmp'])).toBe('tmp');
+  });
+
+  it("is the whole run's memory when its cgroup counted an oom_kill, before the rlimit errors", () => {
+    const killed: CapEvidence = { exitCode: 137, signal: null, timedOut: false, stdout: '', stderr: 'Killed' };
+    expect(findCapHit(killed, [], 1)).toBe('runMemory');
+    expect(findCapHit(killed, [], 0)).toBeNull();
+    expect(findCapHit(failed('MemoryError'), [], 2)).toBe('runMemory');
+    expect(describeCap('runMemory', { ...DEFAULT_LIMITS, addressSpaceMb: 256 })).toBe(
+      "the run's processes and the files it wrote in its tmpfs mounts together passed its memory cap of 256 MiB and the kernel killed a process (the run's memory cgroup counted an oom_kill)",
+    );
+    expect(capFix('runMemory')).toBe('If the packet really needs more, raise sandbox.memoryMb in prompt.mdx (at most 8192); otherwise the code under test uses too much.');
   });
 });
 
@@ -78,7 +100,7 @@ describe('the wrapper shell', () => {
     expect(boxed).toContain('{ ulimit -u 99 || ulimit -p 99; }');
     expect(boxed).toContain('ulimit -S -t 60 && ulimit -H -t 61');
     expect(boxed).toContain(`( eval "$command" ) 4>&-`);
-    expect(boxed).toContain(`for m in /workspace /tmp /dev/shm; do printf '%65536s' '' 2>/dev/null > "$m/.packet-kit-room" || echo "full $m" >&4; done`);
+    expect(boxed).toContain(`[ "$status" -eq 0 ] || { echo measure >&4 && read -r _ <&4; } 2>/dev/null`);
   });
 });
 
