@@ -81,7 +81,7 @@ rubric, sample, failures, assistant).`,
     kind: { type: 'string', value: 'K', default: 'takehome', choices: ['takehome', 'lab', 'drill'], description: 'what to scaffold' },
     title: { type: 'string', value: 'TEXT', defaultText: 'the id in words', description: "the packet's title" },
   },
-  exit: '0 created, 1 the folder exists, 2 a wrong id, kind or flag.',
+  exit: '0 created, 1 the folder exists, 2 a wrong id, kind or flag, or a packets folder that cannot be written (PK193).',
 });
 
 export const rehearseSpec = defineCommand({
@@ -159,7 +159,7 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
     },
   },
   notes: 'Environment: PACKET_KIT_BWRAP=PATH uses that bwrap instead of the one on PATH.',
-  exit: '0 every packet fails closed and every model run ended PASS, CAUGHT, FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive (a dead endpoint included), a report that cannot be written (PK490), or a wrong flag.',
+  exit: '0 every packet fails closed and every model run ended PASS, CAUGHT, FALSE-GREEN or GAVE-UP; 1 packet defects; 2 anything inconclusive (a dead endpoint included), a report or the model runs\' folder that cannot be written (PK490, PK491), or a wrong flag.',
 });
 
 export const buildSpec = defineCommand({
@@ -315,7 +315,7 @@ a shard missing or given twice; different live models.`,
   flags: {
     out: { type: 'string', value: 'FILE', default: 'out/rehearsal/report.json', description: 'the merged report' },
   },
-  exit: 'as packet rehearse for the merged report (0 fails closed, 1 packet defects, 2 anything inconclusive); 3 the reports cannot be merged (nothing is written).',
+  exit: 'as packet rehearse for the merged report (0 fails closed, 1 packet defects, 2 anything inconclusive, or a merged report that cannot be written, PK492); 3 the reports cannot be merged (nothing is written).',
 });
 
 export const reportSpec = defineCommand({
@@ -339,7 +339,7 @@ One index.html with relative links: it opens from file://. Several reports are m
     },
     junit: { type: 'string', value: 'FILE', description: 'also write the rehearsal as JUnit XML (a failure per packet defect, an error per inconclusive check or model run)' },
   },
-  exit: '0 written; 1 the HTML build failed; 3 a report cannot be read or the reports cannot be merged.',
+  exit: '0 written; 1 the HTML build failed; 2 a report folder or JUnit file that cannot be written (PK492); 3 a report cannot be read or the reports cannot be merged.',
 });
 
 export const previewSpec = defineCommand({

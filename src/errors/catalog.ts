@@ -283,6 +283,14 @@ export const Errors = {
       `The deliverable ${deliverable} is not in the starter and no workspace.allow glob covers it, so handing it in breaks the workspace contract and no submission can pass.`,
     hint: ({ deliverable }) => `Add "${deliverable}" (or a glob that covers it) to workspace.allow.`,
   }),
+  PacketFolderUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK193',
+    name: 'PacketFolderUnwritable',
+    title: 'The new packet\'s folder cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) => `The new packet's folder ${folder} cannot be written: ${reason}. Nothing of it is left; packet new exits 2.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--packets DIR chooses the packets folder), then run it again.`,
+  }),
   UnusedReply: entry<{ path: string; named: string }>({
     code: 'PK130',
     name: 'UnusedReply',

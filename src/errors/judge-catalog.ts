@@ -402,4 +402,22 @@ export const RehearsalRunErrors = {
       `The rehearsal report ${file} cannot be written: ${reason}. A rehearsal whose report is lost proves nothing to the build, so the run is inconclusive (exit 2); no half-written report is left.`,
     hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--report FILE and --junit FILE choose the files), then rehearse again.`,
   }),
+  RehearsalOutUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK491',
+    name: 'RehearsalOutUnwritable',
+    title: 'The model runs\' folder cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) =>
+      `The model runs' folder ${folder} cannot be written: ${reason}. Their receipts (usage.jsonl, ledger.json, give_up.json) would be lost, so the rehearsal stops there and is inconclusive (exit 2).`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--out DIR chooses the folder), then rehearse again.`,
+  }),
+  ReportOutUnwritable: entry<{ command: string; what: string; place: string; reason: string; fix: string; flag: string }>({
+    code: 'PK492',
+    name: 'ReportOutUnwritable',
+    title: 'A report of rehearsals cannot be written',
+    severity: 'error',
+    message: ({ command, what, place, reason }) =>
+      `${what[0]!.toUpperCase()}${what.slice(1)} ${place} cannot be written: ${reason}. packet ${command} exits 2; no half-written file is left.`,
+    hint: ({ fix, flag }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (${flag} chooses it), then run it again.`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

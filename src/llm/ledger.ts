@@ -11,6 +11,16 @@ import type { Spent } from './budget.ts';
 import type { CallEstimate, StopReason } from './retry.ts';
 import { redact, stableJson } from './stable-json.ts';
 import { inertJson } from '../errors/escape.ts';
+import { atPath } from '../errors/fs-fault.ts';
+
+/** `write`, its error naming `file` (a write that fails for a full disk names no path of its own). */
+async function writing(file: string, write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (err) {
+    throw atPath(err, file);
+  }
+}
 
 /**
  * Version of `ledger.json` and `give_up.json`. 2: token sums are null when any call's usage is
@@ -188,7 +198,7 @@ export async function createLedger(options: { dir: string | null; header: Ledger
     : null;
   if (files) {
     await mkdir(dir!, { recursive: true });
-    await writeFile(files.usage, '');
+    await writing(files.usage, writeFile(files.usage, ''));
   }
   const lines: UsageLine[] = [];
   const seen = new Map<string, number>();
@@ -202,19 +212,19 @@ export async function createLedger(options: { dir: string | null; header: Ledger
       const line: UsageLine = { ...partial, duplicate_of: seen.get(key) ?? null };
       if (!seen.has(key)) seen.set(key, lines.length);
       lines.push(line);
-      if (files) await appendFile(files.usage, redact(inertJson(stableJson(line)), secrets) + '\n');
+      if (files) await writing(files.usage, appendFile(files.usage, redact(inertJson(stableJson(line)), secrets) + '\n'));
       return line;
     },
     async close(extra = {}) {
       const sum = sumUsage(header, lines);
       closed = true;
-      if (files) await writeFile(files.ledger, redact(inertJson(stableJson({ ...extra, ...sum }, 2)), secrets) + '\n');
+      if (files) await writing(files.ledger, writeFile(files.ledger, redact(inertJson(stableJson({ ...extra, ...sum }, 2)), secrets) + '\n'));
       return sum;
     },
     async giveUp(g) {
       const doc: GiveUp = { schemaVersion: LEDGER_SCHEMA_VERSION, packet: header.packet, digest: header.digest, model: header.model, ...g };
       gaveUp = true;
-      if (files) await writeFile(files.giveUp, redact(inertJson(stableJson(doc, 2)), secrets) + '\n');
+      if (files) await writing(files.giveUp, writeFile(files.giveUp, redact(inertJson(stableJson(doc, 2)), secrets) + '\n'));
       return doc;
     },
     paths: () => ({ usage: files?.usage ?? null, ledger: files && closed ? files.ledger : null, giveUp: files && gaveUp ? files.giveUp : null }),

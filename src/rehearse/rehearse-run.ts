@@ -90,6 +90,17 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
       for (const p of withCode) for (const i of ctx.budget(p.prompt.data.budget).ignored) ignored.add(`${p.id}: ${i}`);
       if (ignored.size) reporter.onDiagnostic?.(diagnose(ModelErrors.BudgetFlagIgnored, { file: 'flags' }, { detail: [...ignored].join('; ') }));
     }
+    const outDir = path.resolve(host.cwd, flags.out ?? path.join('out', 'rehearsals', folderTimestamp(host.now())));
+    const outUnwritable = (fault: FsFault) => {
+      const folder = `${path.relative(host.cwd, outDir) || outDir}/`;
+      reporter.onDiagnostic?.(diagnose(RehearsalRunErrors.RehearsalOutUnwritable, { file: folder.slice(0, -1) }, { folder, reason: fault.reason, fix: fault.fix }));
+      return 2;
+    };
+    // The model runs' folder is tried before any model is called: receipts that cannot be kept are not worth the calls.
+    if (ctx.models) {
+      const fault = await folderFault(outDir);
+      if (fault) return outUnwritable(fault);
+    }
     const sandbox = await ctx.sandbox();
     if (!sandbox.ok) {
       reporter.onDiagnostic?.(sandbox.diagnostic);
@@ -114,7 +125,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
       // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
       labTables: ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: fingerprint, timeoutMs, fresh: flags['no-cache'] }),
       reporter: fanOut([jsonReportFile(reportFile, ctx.redact), ...(junitFile ? [junitReportFile(junitFile, ctx.redact)] : []), reporter]),
-      outDir: path.resolve(host.cwd, flags.out ?? path.join('out', 'rehearsals', folderTimestamp(host.now()))),
+      outDir,
       cwd: host.cwd,
       date: host.now,
       ...(ctx.models
@@ -141,8 +152,10 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
       const fault = fsFault(err);
       const at = fault?.path && path.resolve(fault.path);
       const file = at && [reportFile, junitFile].find((f) => f && (at.startsWith(f) || f.startsWith(`${at}${path.sep}`)));
-      if (!fault || !file) throw err;
-      return unwritable(file, fault);
+      if (fault && file) return unwritable(file, fault);
+      // Or a model run's receipts, written as it goes.
+      if (fault && at && (at === outDir || at.startsWith(`${outDir}${path.sep}`) || outDir.startsWith(`${at}${path.sep}`))) return outUnwritable(fault);
+      throw err;
     }
     reporter.onReportWritten?.(reportFile);
     if (junitFile) reporter.onReportWritten?.(junitFile, 'junit');

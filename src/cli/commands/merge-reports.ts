@@ -8,6 +8,7 @@ import { mergeReportsSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { forTerminal } from '../../errors/escape.ts';
+import { faultAt, placesFault, unwritableText } from './output-fault.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -41,7 +42,12 @@ export async function mergeReportsCommand(args: string[], io: CliIo): Promise<nu
   if (!joined) return 3;
   const { inputs, report } = joined;
   const out = path.resolve(io.cwd, values.out);
-  await writeFileAtomic(out, reportText(report));
+  const places = [{ at: out, folder: false, what: 'the merged report', flag: '--out FILE' }];
+  const fault = (await placesFault(places)) ?? (await writeFileAtomic(out, reportText(report)).then(() => undefined, (err: unknown) => faultAt(places, err) ?? Promise.reject(err)));
+  if (fault) {
+    io.err(unwritableText('merge-reports', fault, io.cwd));
+    return 2;
+  }
   const s = report.summary;
   const runs = report.models?.length ?? 0;
   io.out(

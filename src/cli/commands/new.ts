@@ -1,6 +1,10 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { diagnose, Errors } from '../../errors/catalog.ts';
+import { fsFault, type FsFault } from '../../errors/fs-fault.ts';
 import { displayPath } from '../../packets/fs-source.ts';
+import { folderFault } from '../../runs/output-folder.ts';
+import { diagnosticText } from '../../runs/reporter.ts';
 import { packetId } from '../../packets/id.ts';
 import { newSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
@@ -34,9 +38,21 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     io.err(`packet new: ${rel} already exists; nothing was written. Pick another id or remove the folder.\n`);
     return 1;
   }
-  await mkdir(packetsDir, { recursive: true });
+  const unwritable = (fault: FsFault) => {
+    io.err(diagnosticText(diagnose(Errors.PacketFolderUnwritable, { file: rel }, { folder: `${rel}/`, reason: fault.reason, fix: fault.fix })));
+    return 2;
+  };
+  // The packets folder is tried first; a fault while the scaffold is written leaves nothing (it is staged, then renamed).
+  const before = await folderFault(packetsDir);
+  if (before) return unwritable(before);
   const title = values.title ?? id.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
-  await writeScaffold(kind, target, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) });
+  try {
+    await writeScaffold(kind, target, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) });
+  } catch (err) {
+    const fault = fsFault(err);
+    if (!fault) throw err;
+    return unwritable(fault);
+  }
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
   io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;

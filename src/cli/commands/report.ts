@@ -12,6 +12,8 @@ import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { joinedReport } from './merge-reports.ts';
 import { forTerminal } from '../../errors/escape.ts';
+import { faultAt, placesFault, unwritableText } from './output-fault.ts';
+import type { RehearsalReport } from '../../rehearse/report.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -26,9 +28,36 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   if (!joined) return 3;
   const { report } = joined;
   const outDir = path.resolve(io.cwd, values.out);
+  const junit = values.junit ? path.resolve(io.cwd, values.junit) : undefined;
+  const places = [
+    ...(junit ? [{ at: junit, folder: false, what: 'the JUnit file', flag: '--junit FILE' }] : []),
+    { at: outDir, folder: true, what: 'the report folder', flag: '--out DIR' },
+  ];
+  // The folders are tried before anything is built; a fault while writing is said the same way.
+  const before = await placesFault(places);
+  if (before) {
+    io.err(unwritableText('report', before, io.cwd));
+    return 2;
+  }
+  try {
+    return await writeReport(report, { history: values.history, io, outDir, junit });
+  } catch (err) {
+    const fault = faultAt(places, err);
+    if (!fault) throw err;
+    io.err(unwritableText('report', fault, io.cwd));
+    return 2;
+  }
+}
+
+/** The report written: the JUnit file, the receipts, the HTML site and report.json. */
+async function writeReport(
+  report: RehearsalReport,
+  o: { history: string | undefined; io: CliIo; outDir: string; junit: string | undefined },
+): Promise<number> {
+  const { io, outDir, junit } = o;
+  const values = { history: o.history };
   const rel = (p: string) => path.relative(io.cwd, p) || p;
-  if (values.junit) {
-    const junit = path.resolve(io.cwd, values.junit);
+  if (junit) {
     await writeFileAtomic(junit, junitXml(report));
     io.out(`junit: ${rel(junit)}\n`);
   }

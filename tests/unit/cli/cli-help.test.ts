@@ -39,15 +39,16 @@ describe('an internal error', () => {
     const path = await import('node:path');
     const dir = await mkdtemp(path.join(tmpdir(), 'packet-kit-crash-'));
     try {
-      // A cwd that is a file: the command's own code throws on it (ENOTDIR), which no diagnostic covers.
-      const io = memoryIo('/dev/null/nowhere', { env: { PACKET_KIT_ERROR_DIR: dir } });
-      const code = await runCli(['new', 'x'], io);
+      // An output stream that throws an error of no errno: nothing the command expects, so no diagnostic covers it.
+      const base = memoryIo(dir, { env: { PACKET_KIT_ERROR_DIR: dir } });
+      const io = { ...base, out: () => { throw new Error('the output stream broke'); } };
+      const code = await runCli(['explain', 'PK101'], io);
       expect(code).toBe(70);
-      expect(io.stderr).toMatch(/^PK901 packet new stopped on an internal error \(Error: ENOTDIR[^\n]*\); the details are in (\S+)\.\n  hint: /);
-      expect(io.stderr).not.toMatch(/\n\s+at /);
-      const report = /the details are in (\S+)\./.exec(io.stderr)![1]!;
+      expect(base.stderr).toMatch(/^PK901 packet explain stopped on an internal error \(Error: the output stream broke\); the details are in (\S+)\.\n  hint: /);
+      expect(base.stderr).not.toMatch(/\n\s+at /);
+      const report = /the details are in (\S+)\./.exec(base.stderr)![1]!;
       expect(report.startsWith(dir)).toBe(true);
-      expect(await readFile(report, 'utf8')).toMatch(/packet new x\n[^]*\n\s+at /);
+      expect(await readFile(report, 'utf8')).toMatch(/packet explain PK101\n[^]*\n\s+at /);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -222,6 +222,16 @@ describe('the ledger: files, duplicates and sums', () => {
     bytes_out: 100, bytes_in: 50, status: 200, error: null, message: null, finish_reason: 'stop', reasoning_chars: null, request: 'r1', ms: 3, ...over,
   });
   const giveUp = { reason: 'model-calls' as const, detail: 'd', limit: 4, spent: { calls: 4, knownTokens: 0, unknownUsageCalls: 0, estimatedUnknownTokens: 0, wallMs: 0, identicalErrors: 0 }, ts: 't' };
+
+  it('names the file in the error of a write that fails for a full disk (ENOSPC, from /dev/full), so the run can tell it is its folder', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'ledger-'));
+    dirs.push(root);
+    for (const f of ['usage.jsonl', 'ledger.json', 'give_up.json']) await symlink('/dev/full', path.join(root, f));
+    const ledger = await createLedger({ dir: root, header });
+    await expect(ledger.append(line({}))).rejects.toMatchObject({ code: 'ENOSPC', path: path.join(root, 'usage.jsonl') });
+    await expect(ledger.close()).rejects.toMatchObject({ code: 'ENOSPC', path: path.join(root, 'ledger.json') });
+    await expect(ledger.giveUp(giveUp)).rejects.toMatchObject({ code: 'ENOSPC', path: path.join(root, 'give_up.json') });
+  });
 
   it('creates its folder, starts usage.jsonl empty, and ends each file with a newline', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'ledger-'));

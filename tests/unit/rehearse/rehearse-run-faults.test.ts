@@ -66,3 +66,18 @@ describe('packet rehearse with a report that cannot be written', () => {
     expect(await readdir(path.join(t.root, 'out'))).toEqual([]);
   });
 });
+
+describe('packet rehearse with models, into a model runs\' folder that cannot be written', () => {
+  it('is PK491 naming the folder and the fix, exit 2, before any sandbox or model call', async () => {
+    await writeFile(path.join(t.root, 'blocked'), 'a file, not a folder');
+    const fake = fakeSandboxMaker();
+    const said: Diagnostic[] = [];
+    const withModel: RehearseFlags = { ...flags('out/report.json'), model: 'scripted:{packet}/sample', out: 'blocked/runs' };
+    const code = await rehearseRun(withModel, { env: {}, cwd: t.root, now: () => new Date('2026-12-01T12:00:00Z'), tmpDir: scratch, prepareSandbox: fake.prepare }, { onDiagnostic: (d) => void said.push(d) });
+    expect(said.map((d) => [d.code, d.file])).toEqual([['PK491', 'blocked/runs']]);
+    expect(said[0]!.message).toMatch(/^The model runs' folder blocked\/runs\/ cannot be written: a file stands where a folder should be \((EEXIST|ENOTDIR)\)\. /);
+    expect(said[0]!.hint).toBe('Move that file away, or choose another folder (--out DIR chooses the folder), then rehearse again.');
+    expect(code).toBe(2);
+    expect(fake.seen.prepared).toEqual([]);
+  });
+});
