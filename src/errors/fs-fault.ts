@@ -47,7 +47,8 @@ export function atPath(err: unknown, file: string): unknown {
 /** The fault an error is, when it is one of a file system's (by errno); undefined for anything else, which stays a bug. */
 export function fsFault(err: unknown): FsFault | undefined {
   const e = err as NodeJS.ErrnoException | null;
-  const errno = typeof e?.code === 'string' ? e.code : undefined;
+  // fs.rm names a folder where a file is to be removed ERR_FS_EISDIR, for the errno EISDIR.
+  const errno = typeof e?.code === 'string' ? (e.code === 'ERR_FS_EISDIR' ? 'EISDIR' : e.code) : undefined;
   const known = errno ? FAULTS[errno] : undefined;
   if (!errno || !known) return undefined;
   return { errno, path: typeof e?.path === 'string' ? e.path : undefined, reason: `${known.reason} (${errno})`, fix: known.fix };

@@ -3,22 +3,18 @@
  * code), `mutation-report.json` (the standard schema) and `mutation-report.html`. Each file is
  * written whole and renamed into place; a folder never mixes two runs (see `clearRunFolder`).
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { forJson, inertJson } from '../errors/escape.ts';
 import type { ExpectedTest } from '../judge/test-ids.ts';
 import { stableJson } from '../llm/stable-json.ts';
+import { writeFileWhole as writeAtomic } from '../runs/output-folder.ts';
 import { mutationReportHtml, reportElementsScript } from './html-report.ts';
 import { RUN_FILES, type MutationReport } from './report.ts';
 
 export { RUN_FILES } from './report.ts';
 import { toMutationTestResult } from './stryker-report.ts';
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
 
 /** Remove a previous run's files from `dir` (only the kit's own names), so nothing of it is read as this run's. */
 export async function clearRunFolder(dir: string): Promise<void> {

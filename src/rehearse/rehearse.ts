@@ -55,6 +55,7 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
   const ids = options.packets.map((p) => p.id);
   const reporter = fanOut(options.reporters);
   reporter.onRunStart?.({ packets: ids, jobs: options.jobs });
+  let failed = false;
   try {
     const reports = await Promise.all(
       options.packets.map(async (packet): Promise<PacketReport> => {
@@ -113,7 +114,14 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
     };
     reporter.onRunEnd?.(report);
     return report;
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    // A check still running beside one that failed (a receipt that could not be written) may write
+    // into the scratch folder as it is removed: removed with retries, and the first error is the one told.
+    await rm(scratch, { recursive: true, force: true, maxRetries: 5 }).catch((err: unknown) => {
+      if (!failed) throw err;
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,5 +32,16 @@ describe('packet mutate into a folder that cannot be written', () => {
     expect(said[0]!.message).toMatch(/^The mutation run's folder blocked\/mutate\/ cannot be written: a file stands where a folder should be \((EEXIST|ENOTDIR)\)\. /);
     expect(said[0]!.hint).toBe('Move that file away, or choose another folder (--out DIR chooses the folder), then run it again.');
     expect(fake.seen.prepared).toEqual([]);
+  });
+
+  it('is PK628, exit 2, when a folder stands where a previous run\'s ledger.json is to be removed', async () => {
+    await mkdir(path.join(t.root, 'runs', 'ledger.json'), { recursive: true });
+    const fake = fakeSandboxMaker();
+    const said: Diagnostic[] = [];
+    const flags = { id: 'alpha', packets: 'packets', out: 'runs', unconfined: false, 'api-key-env': 'OPENAI_API_KEY', count: 2, feedback: 0, timeout: 5, jobs: 1, 'attempt-timeout': 5, model: 'scripted:alpha/sample' };
+    const outcome = await mutateRun(flags, { env: {}, cwd: t.root, now: () => new Date('2026-12-01T12:00:00Z'), tmpDir: scratch, prepareSandbox: fake.prepare }, { onDiagnostic: (d) => void said.push(d) });
+    expect(said.map((d) => [d.code, d.file])).toEqual([['PK628', 'runs']]);
+    expect(said[0]!.message).toMatch(/^The mutation run's folder runs\/ cannot be written: a folder stands where a file should be written \(EISDIR\)\. /);
+    expect(outcome.exitCode).toBe(2);
   });
 });
