@@ -5,8 +5,9 @@
  * being computed is waited for, not computed twice).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fsFault } from '../errors/fs-fault.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { DEFAULT_BATCH, DEFAULT_COMBINATION_MS, precomputeLab } from './precompute.ts';
@@ -79,10 +80,16 @@ export function labTables(o: LabTablesOptions): LabTables {
         return computed;
       }
       if (file) {
-        await mkdir(path.dirname(file), { recursive: true });
         const tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(computed.table));
-        await rename(tmp, file);
+        try {
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFile(tmp, JSON.stringify(computed.table));
+          await rename(tmp, file);
+        } catch (err) {
+          // A cache that cannot be written (a read-only or full disk) only costs time the next run.
+          if (!fsFault(err)) throw err;
+          await rm(tmp, { force: true }).catch(() => undefined);
+        }
       }
       return { table: computed.table, cached: false, runMs: computed.runMs };
     })();

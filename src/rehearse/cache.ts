@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fsFault } from '../errors/fs-fault.ts';
 import type { PacketReport } from './report.ts';
 
 /** Bump when the checks change, so old results are not reused. */
@@ -56,11 +57,17 @@ export function directoryCache(dir: string, kit: string): RehearsalCache {
     },
     async set(id, key, report) {
       if (report.status === 'inconclusive') return;
-      await mkdir(dir, { recursive: true });
       const target = file(id, key);
       const tmp = `${target}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ ...report, cached: false }));
-      await rename(tmp, target);
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeFile(tmp, JSON.stringify({ ...report, cached: false }));
+        await rename(tmp, target);
+      } catch (err) {
+        // A cache that cannot be written (a read-only or full disk) only costs time the next run.
+        if (!fsFault(err)) throw err;
+        await rm(tmp, { force: true }).catch(() => undefined);
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,16 @@ describe('labTables', () => {
     // A later run (a new source over the same folder, as the build after a rehearsal) reads it back.
     const second = table(await labTables(options(dir))(await labFiles()));
     expect(second).toEqual({ table: first.table, cached: true, runMs: 0 });
+    expect(runs).toHaveLength(1);
+  });
+
+  it('computes the table when its cache folder cannot be written (a file where it must be): a cache only saves time', async () => {
+    const blocked = path.join(scratch, 'blocked-cache');
+    await writeFile(blocked, 'a file, not a folder');
+    runs.length = 0;
+    const outcome = table(await labTables(options(path.join(blocked, 'labs')))(await labFiles()));
+    expect(outcome.cached).toBe(false);
+    expect(outcome.table.combinations).toHaveLength(27);
     expect(runs).toHaveLength(1);
   });
 
