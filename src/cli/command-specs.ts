@@ -276,7 +276,7 @@ fill in; check then names what is missing.`,
     adopt: { type: 'integer', min: 1, value: 'N', description: "the mutant's number in the last report (in --out)", group: 'Adopting a mutant as a failure mode' },
     as: { type: 'string', value: 'MODE-ID', description: "the new mode's id: writes mutants/MODE-ID/<file> and a failures.mdx entry to fill in", group: 'Adopting a mutant as a failure mode' },
   },
-  exit: '0 every mutant classified (survivors included: they are findings, not errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted mutants, nothing to mutate, not a take-home) or an adoption refused; 2 inconclusive (an endpoint down, no readable reply, a sandbox failure), a run folder that cannot be written (PK628), or bad flags.',
+  exit: '0 every mutant classified (survivors included: they are findings, not errors) or adopted; 1 the packet cannot be mutated (sample red, no scripted mutants, nothing to mutate, not a take-home) or an adoption refused; 2 inconclusive (an endpoint down, no readable reply, a sandbox failure), a run folder, or the packet\'s folder for an adopted mutant, that cannot be written (PK628, PK629), or bad flags.',
 });
 
 export const gradeSpec = defineCommand({

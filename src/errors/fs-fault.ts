@@ -2,7 +2,7 @@
  * A file system error that is the world's, not the kit's: a folder that cannot be written, a disk
  * that is full, a folder that vanished while a command wrote into it. Told apart from a bug by
  * its errno, and said in words with the fix, for the catalog entries of each command's output
- * folders (PK318, PK540-PK542, PK490-PK492, PK628, PK193).
+ * folders (PK318, PK540-PK542, PK490-PK492, PK628, PK629, PK193).
  */
 
 /** What an output folder's fault is, in words: `reason` (what the system said), `fix` (what the user does). */

@@ -167,4 +167,13 @@ export const ModelErrors = {
       `The mutation run's folder ${folder} cannot be written: ${reason}. Its reports (mutation-report.json and .html, usage.jsonl) would be lost, so the run stops there and is not classified; the command exits 2.`,
     hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (--out DIR chooses the folder), then run it again.`,
   }),
+  AdoptUnwritable: entry<{ packet: string; n: number; folder: string; reason: string; fix: string }>({
+    code: 'PK629',
+    name: 'AdoptUnwritable',
+    title: 'The packet\'s folder cannot take the adopted mutant',
+    severity: 'error',
+    message: ({ packet, n, folder, reason }) =>
+      `Mutant #${n} of "${packet}" cannot be written into ${folder}: ${reason}. Nothing of it is left there (failures.mdx is as it was); the command exits 2.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (the packet's own folder, under --packets DIR), then adopt it again.`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -8,13 +8,14 @@
  * sample file it mutated is the one the report recorded.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { forMarkdown, inertJson } from '../errors/escape.ts';
 import { splitFrontmatter } from '../packets/frontmatter.ts';
 import type { CodePacket } from '../packets/packet.ts';
 import { kebabId } from '../packets/schema/common.ts';
+import { writeFileWhole } from '../runs/output-folder.ts';
 import type { MutantRecord, MutationReport } from './report.ts';
 
 /** Why an adoption was refused, and what to do. */
@@ -116,8 +117,15 @@ export async function adoptMutant(o: { packet: CodePacket; packetDir: string; re
   if (typeof next !== 'string') {
     return { ok: false, reason: `the failure catalog cannot take the entry: ${next.reason}`, fix: `Add the entry by hand:\n${modeSkeleton(o.modeId, m, 2)}` };
   }
-  await mkdir(path.dirname(mutantFile), { recursive: true });
-  await writeFile(mutantFile, m.code!);
-  await writeFile(failuresFile, next);
+  // Whole or not at all: a write that fails (a read-only folder, a full disk) leaves the packet as it was, and is thrown with its path.
+  const modeDir = path.join(o.packetDir, 'mutants', o.modeId);
+  try {
+    await mkdir(path.dirname(mutantFile), { recursive: true });
+    await writeFileWhole(mutantFile, m.code!);
+    await writeFileWhole(failuresFile, next);
+  } catch (err) {
+    await rm(modeDir, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
   return { ok: true, mutant: m, wrote: [`mutants/${o.modeId}/${m.path}`, 'failures.mdx'] };
 }

@@ -90,7 +90,18 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
       return done(1);
     }
     const files = await loadPacketFiles(packet, packetDir);
-    const adopted = await adoptMutant({ packet, packetDir, report, n, modeId: flags.as, sampleLayer: sampleLayer(files, await readSampleTree(files)) });
+    const layer = sampleLayer(files, await readSampleTree(files));
+    let adopted: Awaited<ReturnType<typeof adoptMutant>>;
+    try {
+      adopted = await adoptMutant({ packet, packetDir, report, n, modeId: flags.as, sampleLayer: layer });
+    } catch (err) {
+      // The packet's folder cannot be written (read-only, full): nothing of the mutant is left in it.
+      const fault = fsFault(err);
+      if (!fault || !fault.path?.startsWith(`${packetDir}${path.sep}`)) throw err;
+      const folder = `${rel(packetDir)}/`;
+      reporter.onDiagnostic?.(diagnose(ModelErrors.AdoptUnwritable, { file: rel(packetDir) }, { packet: id, n, folder, reason: fault.reason, fix: fault.fix }));
+      return done(2);
+    }
     if (!adopted.ok) {
       reporter.onDiagnostic?.(diagnose(ModelErrors.AdoptRefused, { file: rel(reportFile) }, { packet: id, n, reason: adopted.reason, fix: adopted.fix }));
       return done(1);

@@ -1,5 +1,7 @@
-import { mkdir, readdir, symlink } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
@@ -12,6 +14,7 @@ import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
  * scripted reply's receipts, as the model run goes) each end in their coded error naming the
  * folder, exit 2, never PK901.
  */
+const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 let t: TempPackets;
 // memoryIo's clock: 2026-11-29T12:00:00Z.
 const OUT = 'out/rehearsals/2026-11-29T12-00-00-000Z';
@@ -55,4 +58,36 @@ describe('a full disk in the middle of a run', () => {
     expect(stderr).not.toContain('PK901');
     expect(code).toBe(2);
   }, 180_000);
+
+  it('packet mutate --adopt into a packet folder it cannot write (mode 0555, run as another user): PK629, exit 2, the packet as it was', async () => {
+    const ran = await cli(['mutate', 'healthy', '--out', 'out/ok']);
+    expect(ran.code).toBe(0);
+    const failures = await t.read('healthy', 'failures.mdx');
+    // A mode stops no write of root's: as root, the command runs as an unprivileged user.
+    const asUser: { uid?: number; gid?: number } = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    if (asUser.uid !== undefined) await chownTree(t.root, asUser.uid, asUser.gid!);
+    const dir = path.join(t.packets, 'healthy');
+    await chmod(path.join(dir, 'mutants'), 0o555);
+    await chmod(dir, 0o555);
+    try {
+      const run = spawnSync(process.execPath, [BIN, 'mutate', 'healthy', '--adopt', '1', '--as', 'six-seconds', '--out', 'out/ok'], { cwd: t.root, env: { PATH: process.env.PATH, HOME: t.root, CI: '1' }, encoding: 'utf8', ...asUser });
+      expect(run.stderr).toMatch(/(^|\n)PK629 Mutant #1 of "healthy" cannot be written into packets\/healthy\/: permission denied \(EACCES\)\. /);
+      expect(run.stderr).not.toContain('PK901');
+      expect(run.status).toBe(2);
+      expect(await readFile(path.join(dir, 'failures.mdx'), 'utf8')).toBe(failures);
+      expect(await readdir(path.join(dir, 'mutants'))).not.toContain('six-seconds');
+    } finally {
+      await chmod(dir, 0o755);
+      await chmod(path.join(dir, 'mutants'), 0o755);
+    }
+  }, 120_000);
 });
+
+async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
+  await chown(dir, uid, gid);
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await chownTree(p, uid, gid);
+    else await chown(p, uid, gid);
+  }
+}
