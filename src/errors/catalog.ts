@@ -384,6 +384,15 @@ export const Errors = {
       `A test run hit a cap of the sandbox: ${detail}. The run failed or was stopped there, so nothing after that point was tested.`,
     hint: ({ fix }) => fix,
   }),
+  ScratchUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK403',
+    name: 'ScratchUnwritable',
+    title: 'The scratch folder cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) =>
+      `The scratch folder ${folder} cannot be written: ${reason}. Every run works in a scratch root made there, so none can start; the command exits 2.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)} (TMPDIR chooses the folder), then run it again.`,
+  }),
 } as const;
 
 /** Any catalog entry. */

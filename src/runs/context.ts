@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
+import { fsFault } from '../errors/fs-fault.ts';
 import { ModelErrors } from '../errors/model-catalog.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { labTables, type LabTables } from '../labs/table-cache.ts';
@@ -107,7 +108,15 @@ export function openRunContext(command: string, host: RunHost, o: RunContextOpti
     await root?.dispose();
   };
   const make = async (): ReturnType<RunContext['sandbox']> => {
-    scratch = await createScratchRoot({ parent: host.tmpDir ?? tmpdir() });
+    const parent = host.tmpDir ?? tmpdir();
+    try {
+      scratch = await createScratchRoot({ parent });
+    } catch (err) {
+      // A temporary folder that is full, read-only or not a folder: no run can start, and it is no bug.
+      const fault = fsFault(err);
+      if (!fault) throw err;
+      return { ok: false, diagnostic: diagnose(Errors.ScratchUnwritable, { file: parent }, { folder: `${parent}/`, reason: fault.reason, fix: fault.fix }) };
+    }
     const bwrapPath = host.env.PACKET_KIT_BWRAP;
     const prepare = host.prepareSandbox ?? prepareRunEnvironment;
     const prepared = await prepare({ env: host.env, tmpDir: scratch.dir, allowUnconfined: o.unconfined, ...(bwrapPath ? { bwrapPath } : {}) });

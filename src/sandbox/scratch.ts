@@ -128,8 +128,14 @@ export async function createScratchRoot(options: ScratchOptions): Promise<Scratc
   const prefix = options.prefix ?? SCRATCH_PREFIX;
   await removeStaleScratch(options.parent, prefix);
   const dir = await mkdtemp(join(options.parent, prefix));
-  await chmod(dir, 0o711);
-  await writeFile(join(dir, SCRATCH_MARKER), `${JSON.stringify({ pid: process.pid, uid: process.getuid?.() ?? -1 })}\n`);
+  try {
+    await chmod(dir, 0o711);
+    await writeFile(join(dir, SCRATCH_MARKER), `${JSON.stringify({ pid: process.pid, uid: process.getuid?.() ?? -1 })}\n`);
+  } catch (err) {
+    // A disk that is full as the marker is written: no root without its marker is left behind.
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
   live.add(dir);
   install();
   return {

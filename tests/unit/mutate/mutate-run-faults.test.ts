@@ -45,3 +45,19 @@ describe('packet mutate into a folder that cannot be written', () => {
     expect(outcome.exitCode).toBe(2);
   });
 });
+
+describe('packet mutate with a temporary folder that cannot be written', () => {
+  it('is PK403 naming the folder and the fix, exit 2, before any sandbox is made', async () => {
+    const notAFolder = path.join(scratch, 'tmp-is-a-file');
+    await writeFile(notAFolder, 'a file, not a folder');
+    const fake = fakeSandboxMaker();
+    const said: Diagnostic[] = [];
+    const flags = { id: 'alpha', packets: 'packets', out: 'runs', unconfined: false, 'api-key-env': 'OPENAI_API_KEY', count: 2, feedback: 0, timeout: 5, jobs: 1, 'attempt-timeout': 5, model: 'scripted:alpha/sample' };
+    const outcome = await mutateRun(flags, { env: {}, cwd: t.root, now: () => new Date('2026-12-01T12:00:00Z'), tmpDir: notAFolder, prepareSandbox: fake.prepare }, { onDiagnostic: (d) => void said.push(d) });
+    expect(said.map((d) => [d.code, d.file])).toEqual([['PK403', notAFolder]]);
+    expect(said[0]!.message).toMatch(/^The scratch folder .*tmp-is-a-file\/ cannot be written: a file stands where a folder should be \((EEXIST|ENOTDIR)\)\. /);
+    expect(said[0]!.hint).toBe('Move that file away, or choose another folder (TMPDIR chooses the folder), then run it again.');
+    expect(outcome.exitCode).toBe(2);
+    expect(fake.seen.prepared).toEqual([]);
+  });
+});
