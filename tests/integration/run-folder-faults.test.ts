@@ -59,6 +59,16 @@ describe('a full disk in the middle of a run', () => {
     expect(code).toBe(2);
   }, 180_000);
 
+  it('packet rehearse --model: PK491 naming --out (ENOSPC), exit 2, when the model run\'s receipts are written', async () => {
+    const receipts = path.join(t.root, 'out', 'live', 'healthy');
+    await mkdir(receipts, { recursive: true });
+    await symlink('/dev/full', path.join(receipts, 'usage.jsonl'));
+    const { code, stderr } = await cli(['rehearse', 'healthy', '--no-cache', '--report', 'live.json', '--model', 'scripted:{packet}/sample', '--out', 'out/live']);
+    expect(stderr).toMatch(/(^|\n)PK491 The model runs' folder out\/live\/ cannot be written: no space left on device \(ENOSPC\)\. /);
+    expect(stderr).not.toContain('PK901');
+    expect(code).toBe(2);
+  }, 180_000);
+
   it('packet mutate --adopt into a packet folder it cannot write (mode 0555, run as another user): PK629, exit 2, the packet as it was', async () => {
     const ran = await cli(['mutate', 'healthy', '--out', 'out/ok']);
     expect(ran.code).toBe(0);
