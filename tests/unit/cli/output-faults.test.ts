@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
+import { reportText } from '../../../src/rehearse/report-file.ts';
+import { packet, report } from '../../support/report-fixtures.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
 
 const BIN = fileURLToPath(new URL('../../../src/cli/bin.js', import.meta.url));
@@ -19,6 +21,7 @@ beforeAll(async () => {
   t = await tempPackets();
   await t.add('alpha');
   await writeFile(path.join(t.root, 'blocked'), 'a file, not a folder');
+  await writeFile(path.join(t.root, 'a.json'), reportText(report([packet('alpha')])));
 });
 afterAll(() => t.dispose());
 
@@ -53,6 +56,9 @@ describe('an output folder whose mode forbids writing, at the command line', () 
     ['grade --out', ['grade', 'alpha', 'subs/a.zip', '--out', 'read-only/grades'], 'PK540 The grades folder read-only/grades/alpha/ cannot be written: permission denied (EACCES)'],
     ['rehearse --report', ['rehearse', 'alpha', '--report', 'read-only/rehearsal/report.json'], 'PK490 The rehearsal report read-only/rehearsal/report.json cannot be written: permission denied (EACCES)'],
     ['mutate --out', ['mutate', 'alpha', '--out', 'read-only/mutate'], "PK628 The mutation run's folder read-only/mutate/ cannot be written: permission denied (EACCES)"],
+    ['new --packets', ['new', 'bravo', '--packets', 'read-only/packets'], "PK193 The new packet's folder read-only/packets/bravo/ cannot be written: permission denied (EACCES)"],
+    ['report --out', ['report', 'a.json', '--out', 'read-only/site'], 'PK492 The report folder read-only/site/ cannot be written: permission denied (EACCES)'],
+    ['merge-reports --out', ['merge-reports', 'a.json', '--out', 'read-only/merged.json'], 'PK492 The merged report read-only/merged.json cannot be written: permission denied (EACCES)'],
   ];
   for (const [name, argv, line] of cases) {
     it(`packet ${name} into a folder of mode 0555: its coded error, exit 2, nothing written`, async () => {
