@@ -5,6 +5,8 @@ import { catalogLoader } from './site/catalog.ts';
 
 // `packet build` sets the packets folder; a plain `astro build` reads ./packets.
 const packetsDir = process.env.PACKET_KIT_PACKETS || 'packets';
+// `packet build <id>...` sets the packets the site shows (a JSON list); without it, every packet of the folder.
+const ids: string[] | undefined = process.env.PACKET_KIT_IDS ? (JSON.parse(process.env.PACKET_KIT_IDS) as string[]) : undefined;
 // The zip's conversion of a part body to plain Markdown (MDX comments and expressions out), so a page shows what PROMPT.md and RUBRIC.md hold.
 const markdownOf = (body: string, file: string) => toMarkdown(renderBody(body, file));
 
@@ -14,17 +16,17 @@ const markdownOf = (body: string, file: string) => toMarkdown(renderBody(body, f
  * collection loads at once, while `packet build` is still writing the zips.
  */
 const packets = defineCollection({
-  loader: packetLoader({ packetsDir, markdownOf }),
+  loader: packetLoader({ packetsDir, ids, markdownOf }),
 });
 
 /** The rubrics' reviewer notes, rendered on the rubric pages. */
 const rubricNotes = defineCollection({
-  loader: rubricNotesLoader({ packetsDir, markdownOf }),
+  loader: rubricNotesLoader({ packetsDir, ids, markdownOf }),
 });
 
 /** The drills: each one's prompt and diffs, never their key (see src/packets/public-drill.ts). */
 const drills = defineCollection({
-  loader: drillLoader({ packetsDir, markdownOf }),
+  loader: drillLoader({ packetsDir, ids, markdownOf }),
 });
 
 /**
@@ -32,7 +34,7 @@ const drills = defineCollection({
  * collections through it (src/site/entries.ts), so an empty one is never asked for.
  */
 const catalog = defineCollection({
-  loader: catalogLoader({ packetsDir }),
+  loader: catalogLoader({ packetsDir, ids }),
 });
 
 export const collections = { packets, rubricNotes, drills, catalog };

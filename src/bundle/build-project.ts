@@ -26,6 +26,8 @@ export interface BuildFlags extends PoolFlags {
   report: string;
   config?: string | undefined;
   'site-root'?: string | undefined;
+  /** The packets to build (`packet build <id>...`); every packet of the folder when absent or empty. */
+  ids?: readonly string[] | undefined;
 }
 
 /** What the build takes from above it: what the site publishes of the kit's own (docs, schemas), loaded when needed. */
@@ -48,7 +50,7 @@ const buildModules = async () => {
   return { ...build, ...steps, ...zipCache, ...fingerprint, ...canary };
 };
 
-/** Build as `packet build` does: 0 built, 1 a packet or the site failed, 2 rehearsal inconclusive, no sandbox, an output folder that cannot be written or another build publishing into it, or a wrong flag, 130/143 interrupted. */
+/** Build as `packet build` does: 0 built, 1 a packet or the site failed, 2 rehearsal inconclusive, no sandbox, an output folder that cannot be written or another build publishing into it, an unknown packet id, or a wrong flag, 130/143 interrupted. */
 export async function buildProject(flags: BuildFlags, host: RunHost, reporter: BuildReporter, o: BuildProjectOptions): Promise<number> {
   const pool = poolOf(flags);
   const { cwd } = host;
@@ -65,7 +67,8 @@ export async function buildProject(flags: BuildFlags, host: RunHost, reporter: B
   }
   const tag = o.tag ?? String(process.pid);
   // Astro starts now, while the packets are checked and zipped; the kit's own site waits for the manifest (site-manifest-gate.ts).
-  const site = startSiteBuilder({ root: siteRoot, env: host.env, tag, packetsDir, early: siteRoot === KIT_ROOT });
+  const ids = flags.ids?.length ? [...flags.ids] : undefined;
+  const site = startSiteBuilder({ root: siteRoot, env: host.env, tag, packetsDir, ...(ids ? { ids } : {}), early: siteRoot === KIT_ROOT });
   // Ctrl-C or SIGTERM: stop the Astro child, remove the staging folders, keep the previous output.
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -104,6 +107,7 @@ export async function buildProject(flags: BuildFlags, host: RunHost, reporter: B
       zipCache: m.directoryZipCache(cache('zips'), kit),
       canaryCache: m.directoryCanaryCache(cache('canary'), kit),
       reporter,
+      ...(ids ? { ids } : {}),
       signal: controller.signal,
       now: () => performance.now(),
       tag,

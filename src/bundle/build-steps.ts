@@ -89,8 +89,8 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
       return { ok: true, ctx, ready: made.ready, tables };
     })());
   const steps: BuildSteps = {
-    async load() {
-      const loaded = await loadPackets({ packetsDir: o.packets, cwd: o.cwd });
+    async load(ids) {
+      const loaded = await loadPackets({ packetsDir: o.packets, cwd: o.cwd, ...(ids?.length ? { ids } : {}) });
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
       return loaded;
     },

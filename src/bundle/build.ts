@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
-import { diagnose } from '../errors/catalog.ts';
+import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { atPath, fsFault } from '../errors/fs-fault.ts';
 import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
@@ -56,8 +56,11 @@ export interface LoadedPackets {
 
 /** The parts of a build that reach outside, passed in. */
 export interface BuildSteps {
-  /** Load and validate every packet (frontmatter, cross-file checks, trees). */
-  load(): Promise<LoadedPackets>;
+  /**
+   * Load and validate the packets (frontmatter, cross-file checks, trees): those of `ids` when
+   * given (an id the folder does not hold is a PK114 diagnostic), else every packet of the folder.
+   */
+  load(ids?: readonly string[]): Promise<LoadedPackets>;
   /** The rest of `packet check` on the loaded packets: file names, lint and version drift. */
   lint(packets: readonly Packet[]): Promise<Diagnostic[]>;
   /** The offline rehearsal (cached); absent with `--skip-rehearse`. */
@@ -104,6 +107,12 @@ export interface BuildOptions {
   reporter: BuildReporter;
   /** Aborting stops the build at the next step (and the Astro child at once); the previous output is kept. */
   signal: AbortSignal;
+  /**
+   * The packets to build (`packet build <id>...`); every packet of the folder when absent or
+   * empty. Only these are checked, rehearsed, zipped, indexed and bundled, and the published pair
+   * holds only these: a bad packet outside them never stops the build.
+   */
+  ids?: readonly string[];
   /** Monotonic milliseconds, for step times. */
   now(): number;
   /** Suffix of the staging folders' names; the process id. */
@@ -158,7 +167,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     run.current = undefined;
     // 1a. check: load and validate. Nothing starts unless every packet is valid.
     run.gate();
-    const loaded = await run.timed('check', () => options.steps.load());
+    const ids = options.ids?.length ? [...new Set(options.ids)] : undefined;
+    const loaded = await run.timed('check', () => options.steps.load(ids));
+    if (ids) unknownGate(run, options, ids, loaded);
     if (loaded.diagnostics.some((d) => d.severity === 'error')) {
       options.reporter.onPacketDiagnostics?.(loaded.diagnostics);
       checkGate(run, options.cwd, loaded, loaded.diagnostics);
@@ -300,6 +311,16 @@ function outputFault(run: BuildRun, options: BuildOptions, err: unknown): StepFa
   const at = fault.path && path.resolve(fault.path) !== target ? ` (at ${run.rel(fault.path)})` : '';
   const diagnostic = diagnose(BundleErrors.BuildOutputUnwritable, { file: run.rel(target) }, { folder: `${run.rel(target)}/`, reason: `${fault.reason}${at}`, fix: fault.fix });
   return new StepFailure(run.current ?? 'check', [], diagnostic, 2);
+}
+
+/** A selection naming a packet the folder does not hold stops the build at once, with PK114 (exit 2, as a wrong argument). */
+function unknownGate(run: BuildRun, options: BuildOptions, ids: readonly string[], loaded: LoadedPackets): void {
+  const unknown = ids.filter((id) => !loaded.sources.some((s) => s.id === id));
+  if (!unknown.length) return;
+  const said = loaded.diagnostics.filter((d) => d.name === 'UnknownPacket');
+  const diagnostics = said.length ? said : unknown.map((id) => diagnose(Errors.UnknownPacket, { file: run.rel(options.cwd) }, { id, known: loaded.sources.map((s) => s.id).join(', ') || '(none)' }));
+  options.reporter.onPacketDiagnostics?.(diagnostics);
+  throw new StepFailure('check', unknown, diagnostics[0]!, 2);
 }
 
 /** Throw the check failure when the diagnostics hold an error. */

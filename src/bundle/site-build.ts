@@ -19,6 +19,8 @@ export interface SiteBuilderOptions {
   tag: string;
   /** Absolute path of the packets folder, handed to the site as PACKET_KIT_PACKETS. */
   packetsDir: string;
+  /** The packets the site shows, handed to it as PACKET_KIT_IDS (JSON); every packet of the folder when absent or empty. */
+  ids?: readonly string[];
   /**
    * Start the build now, before the manifest exists: only for a site whose pages wait for it (the
    * kit's own, see site-manifest-gate.ts). Otherwise the child only loads astro
@@ -117,8 +119,9 @@ export function startSiteBuilder(options: SiteBuilderOptions): SiteBuilder {
     child.on('error', (error) => resolve({ code: null, signal: null, error }));
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
+  const selection: Record<string, string> = options.ids?.length ? { PACKET_KIT_IDS: JSON.stringify(options.ids) } : {};
   const start = (env: Record<string, string>) =>
-    child.stdin.write(`${JSON.stringify({ root: options.root, outDir: astroOut, cacheDir: path.join(work, 'cache'), logLevel: 'warn', env })}\n`);
+    child.stdin.write(`${JSON.stringify({ root: options.root, outDir: astroOut, cacheDir: path.join(work, 'cache'), logLevel: 'warn', env: { ...env, ...selection } })}\n`);
   // A fresh work folder, then (early) the build starts.
   const ready = (async () => {
     await removeStaleWorkDirs(options.root);

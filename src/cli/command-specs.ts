@@ -165,9 +165,14 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
 export const buildSpec = defineCommand({
   name: 'build',
   summary: 'check, rehearse, zips, site and reviewer bundles, all or nothing',
-  usage: '[options]',
-  description: `Build everything that ships, or nothing:
-  1. check      validate and lint every packet; an error stops the build
+  usage: '[id...] [options]',
+  description: `Build everything that ships, or nothing: every packet of the folder, or only the
+packets named (\`packet build fetch-retry-ticket drill-retry-backoff\`), so a bad packet outside
+them never stops the build. The publish replaces the site and the reviewer bundles whole: a build
+of some packets publishes a site and bundles of those packets only (packets.json, the pages, the
+zips and the search index list only them).
+  1. check      validate and lint every packet built; an error stops the build;
+                an id the folder does not hold is PK114
   2. rehearse   the offline rehearsal (cached); a defect or an inconclusive
                 packet stops the build
      labs       every lab's test table (cached; also with --skip-rehearse),
@@ -198,7 +203,7 @@ or undoes an interrupted publish before it starts.`,
     config: SHARED_FLAGS.config,
     'site-root': { type: 'string', value: 'DIR', defaultText: "packet-kit's own", description: 'the Astro project the site is built from' },
   },
-  exit: '0 built; 1 a packet or the site failed (the step and the packets are named); 2 rehearsal inconclusive, no sandbox, an output folder that cannot be written or is being published by another build (PK318, PK319), or a wrong flag; 130/143 interrupted.',
+  exit: '0 built; 1 a packet or the site failed (the step and the packets are named); 2 rehearsal inconclusive, no sandbox, an output folder that cannot be written or is being published by another build (PK318, PK319), a packet id the folder does not hold (PK114), or a wrong flag; 130/143 interrupted.',
 });
 
 export const serveModelSpec = defineCommand({

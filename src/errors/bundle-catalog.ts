@@ -116,7 +116,8 @@ export const BundleErrors = {
     severity: 'error',
     message: ({ errors, packets }) =>
       `The build stopped at step "check": ${errors} error${errors === 1 ? '' : 's'} in ${packets}. Nothing was written and the previous site is kept.`,
-    hint: () => 'Fix the errors listed above (`npx packet check` shows them with code frames), then build again.',
+    hint: () =>
+      'Fix the errors listed above (`npx packet check` shows them with code frames), then build again; or build only the good packets with `npx packet build <id>...` (the site published then lists only those).',
   }),
   BuildRehearsalFailed: entry<{ packets: string; status: string }>({
     code: 'PK314',

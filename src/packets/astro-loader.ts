@@ -16,6 +16,8 @@ import { publicPacketSchema, type PublicPacket } from './public.ts';
 export interface PacketLoaderOptions {
   /** The packets folder, relative to the project root. */
   packetsDir: string;
+  /** The packets shown (`packet build <id>...`); every packet of the folder when absent or empty. */
+  ids?: readonly string[] | undefined;
   /**
    * Turns a part body (MDX) into the Markdown the site renders, given the body and its file; the
    * site passes the zip's own conversion, so a page shows what PROMPT.md holds. Default: the body
@@ -28,9 +30,9 @@ export interface PacketLoaderOptions {
  * Every valid packet whose kind the given collection shows, with its public view (the kind's
  * `publicView`); throws, naming the packet, when one of them is invalid.
  */
-async function loadPublicViews(context: LoaderContext, packetsDir: string, collection: SiteCollection): Promise<{ packet: Packet; view: unknown }[]> {
+async function loadPublicViews(context: LoaderContext, { packetsDir, ids }: Pick<PacketLoaderOptions, 'packetsDir' | 'ids'>, collection: SiteCollection): Promise<{ packet: Packet; view: unknown }[]> {
   const cwd = fileURLToPath(context.config.root);
-  const { sources } = await readSources({ packetsDir, cwd });
+  const { sources } = await readSources({ packetsDir, cwd, ...(ids ? { ids } : {}) });
   const out: { packet: Packet; view: unknown }[] = [];
   for (const source of sources) {
     const kind = kindNamed(declaredKind(source.parts.prompt)) as KindDescriptor;
@@ -47,8 +49,8 @@ async function loadPublicViews(context: LoaderContext, packetsDir: string, colle
 }
 
 /** Every valid packet of the `packets` collection with its public view. */
-async function loadPublicPackets(context: LoaderContext, packetsDir: string): Promise<{ packet: Packet; view: PublicPacket }[]> {
-  return (await loadPublicViews(context, packetsDir, 'packets')) as { packet: Packet; view: PublicPacket }[];
+async function loadPublicPackets(context: LoaderContext, options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids'>): Promise<{ packet: Packet; view: PublicPacket }[]> {
+  return (await loadPublicViews(context, options, 'packets')) as { packet: Packet; view: PublicPacket }[];
 }
 
 /**
@@ -63,7 +65,7 @@ export function packetLoader(options: PacketLoaderOptions): Loader {
     name: 'packet-kit',
     schema: publicPacketSchema,
     async load(context: LoaderContext) {
-      const packets = await loadPublicPackets(context, options.packetsDir);
+      const packets = await loadPublicPackets(context, options);
       context.store.clear();
       for (const { packet, view } of packets) {
         const data = await context.parseData({ id: packet.id, data: view });
@@ -88,12 +90,12 @@ export const rubricNotesSchema = z.strictObject({
  * one entry per packet, so the rubric page can `render()` them as Markdown. The rubric's
  * frontmatter lives in the packets collection.
  */
-export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'markdownOf'>): Loader {
+export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'markdownOf'>): Loader {
   return {
     name: 'packet-kit-rubric-notes',
     schema: rubricNotesSchema,
     async load(context: LoaderContext) {
-      const packets = await loadPublicPackets(context, options.packetsDir);
+      const packets = await loadPublicPackets(context, options);
       context.store.clear();
       for (const { packet, view } of packets) {
         const data = await context.parseData({ id: packet.id, data: { id: packet.id, digest: packet.digest } });
@@ -109,12 +111,12 @@ export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir
  * The site's drills: the same parse function over the same folders, each drill's public view (the
  * diffs without their key), its prompt rendered as the entry's body.
  */
-export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'markdownOf'>): Loader {
+export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'markdownOf'>): Loader {
   return {
     name: 'packet-kit-drills',
     schema: publicDrillSchema,
     async load(context: LoaderContext) {
-      const drills = await loadPublicViews(context, options.packetsDir, 'drills');
+      const drills = await loadPublicViews(context, options, 'drills');
       context.store.clear();
       for (const { packet: drill, view } of drills) {
         const data = await context.parseData({ id: drill.id, data: view as Record<string, unknown> });

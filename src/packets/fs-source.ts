@@ -14,7 +14,8 @@ export function displayPath(abs: string, cwd: string): string {
   return (rel && !rel.startsWith('..') ? rel : abs).split(path.sep).join('/');
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading U+FEFF in the name: stripping it would name another file (and hide a zero-width character the name check refuses).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A name's text when it is valid UTF-8; undefined otherwise. */
 function decodeName(bytes: Uint8Array): string | undefined {

@@ -60,12 +60,12 @@ export async function catalogedEntries<E extends { id: string }>(catalog: Catalo
  * collection holds, read from the kind each prompt declares (the rule the packet and drill
  * loaders split the folders by).
  */
-export function catalogLoader(options: { packetsDir: string }): Loader {
+export function catalogLoader(options: { packetsDir: string; ids?: readonly string[] | undefined }): Loader {
   return {
     name: 'packet-kit-catalog',
     schema: catalogSchema,
     async load(context: LoaderContext) {
-      const { sources } = await readSources({ packetsDir: options.packetsDir, cwd: fileURLToPath(context.config.root) });
+      const { sources } = await readSources({ packetsDir: options.packetsDir, cwd: fileURLToPath(context.config.root), ...(options.ids ? { ids: options.ids } : {}) });
       const data = await context.parseData({ id: CATALOG_ID, data: catalogOf(sources) });
       context.store.clear();
       context.store.set({ id: CATALOG_ID, data });

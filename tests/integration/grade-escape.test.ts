@@ -1,11 +1,11 @@
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
+import { zipOf } from '../support/zip-of.ts';
 
 /**
  * `packet grade` on submissions whose names, file names and README carry hostile text: an escape
@@ -25,15 +25,6 @@ let stdout: string;
 let stderr: string;
 const out = () => path.join(t.root, 'out/grades/scaffold');
 
-async function zipFiles(files: ReadonlyMap<string, Buffer | string>, file: string): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [name, body] of files) zip.addBuffer(Buffer.from(body), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream) chunks.push(c as Buffer);
-  await writeFile(file, Buffer.concat(chunks));
-}
-
 beforeAll(async () => {
   t = await tempPackets();
   await t.add('scaffold');
@@ -46,7 +37,7 @@ beforeAll(async () => {
   await cp(path.join(t.packets, 'scaffold', 'sample'), folder, { recursive: true });
   await writeFile(path.join(folder, 'README.md'), `# Fixture\n\n- Packet: \`scaffold\`, version \`0.0${HOSTILE.replace(/`/g, '')}\`\n- Digest: \`${digest}\`\n`);
   // A zip whose entry is named with it (the UTF-8 flag set: the name is refused).
-  await zipFiles(new Map([[`scaffold-0.1.0/src/a${HOSTILE.replace(/\u0000|\//g, '')}.py`, 'x = 1\n']]), path.join(subs, `z${HOSTILE.replace(/\u0000|\//g, '')}.zip`));
+  await zipOf(path.join(subs, `z${HOSTILE.replace(/\u0000|\//g, '')}.zip`), new Map([[`scaffold-0.1.0/src/a${HOSTILE.replace(/\u0000|\//g, '')}.py`, 'x = 1\n']]));
   const io = memoryIo(t.root, { env: process.env });
   exitCode = await runCli(['grade', 'scaffold', ...(await readdir(subs)).sort().map((n) => `submissions/${n}`)], io);
   stdout = io.stdout;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,12 @@ async function copyPacket(from: string, to: string): Promise<string> {
   const dir = path.join(packets(), to);
   await cp(path.join(ROOT, 'packets', from), dir, { recursive: true, filter: (src) => !/__pycache__|\.pyc$/.test(src) });
   return dir;
+}
+
+/** Every HTML and JSON file of a built site, joined: what a reader of the site could find. */
+async function siteText(dir: string): Promise<string> {
+  const files = (await readdir(dir, { recursive: true })).filter((f) => /\.(html|json)$/.test(f));
+  return (await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')))).join('\n');
 }
 
 async function sparse(file: string, bytes: number): Promise<void> {
@@ -80,5 +86,32 @@ describe('hostile packets beside good ones', () => {
     const stop = /PK313 The build stopped at step "check": \d+ errors? in ([^.]+)\./.exec(all);
     expect(stop, all).not.toBeNull();
     expect(stop![1]!.split(', ').sort()).toEqual(['bad-deep', 'bad-huge', 'bad-large', 'bad-name']);
+    expect(all).toContain('`npx packet build <id>...`');
+  });
+
+  it('packet build of an id the folder does not hold stops at once with PK114, naming it and the known ids (exit 2)', async () => {
+    const io = memoryIo(root, { env: process.env });
+    const code = await runCli(['build', '--skip-rehearse', GOOD[0]!, 'no-such-packet'], io);
+    const all = io.stdout + io.stderr;
+    expect(all).not.toContain('PK901');
+    expect(code, all).toBe(2);
+    expect(all).toMatch(/PK114 There is no packet "no-such-packet"\. Known packets: [^\n]*fetch-retry-ticket/);
+  });
+
+  it('packet build of the good ids builds and publishes them, and only them (exit 0)', async () => {
+    const io = memoryIo(root, { env: process.env });
+    const code = await runCli(['build', '--skip-rehearse', ...GOOD], io);
+    const all = io.stdout + io.stderr;
+    expect(all).not.toContain('PK901');
+    expect(code, all).toBe(0);
+    const manifest = JSON.parse(await readFile(path.join(root, 'dist', 'packets.json'), 'utf8')) as { packets: { id: string }[] };
+    const code_ = GOOD.filter((id) => !id.startsWith('drill-'));
+    expect(manifest.packets.map((p) => p.id).sort()).toEqual(code_.sort());
+    expect((await readdir(path.join(root, 'dist', 'zips'))).map((z) => z.replace(/-\d+\.\d+\.\d+\.zip$/, '')).sort()).toEqual(code_.sort());
+    const reviewer = (await readdir(path.join(root, 'out', 'reviewer'))).map((z) => z.replace(/-\d+\.\d+\.\d+\.zip$/, '')).sort();
+    expect(reviewer).toEqual([...GOOD].sort());
+    const site = await siteText(path.join(root, 'dist'));
+    for (const id of GOOD) expect(site).toContain(id);
+    for (const id of ['bad-name', 'bad-deep', 'bad-huge', 'bad-large']) expect(site).not.toContain(id);
   });
 });

@@ -11,10 +11,6 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
     io.out(helpText(buildSpec));
     return 0;
   }
-  if (positionals.length) {
-    io.err(`packet build: the build takes no packet ids (the site lists every packet); use \`packet check ${positionals.join(' ')}\` or \`packet rehearse ${positionals.join(' ')}\` for some.\n`);
-    return 2;
-  }
   const reporter = terminalBuildReporter({
     out: (text) => io.out(text),
     err: (text) => io.err(text),
@@ -26,5 +22,5 @@ export async function buildCommand(args: string[], io: CliIo): Promise<number> {
     },
   });
   const kitTexts = async () => (await import('../../docs/reference-texts.ts')).kitPublicTexts();
-  return buildProject(values, { env: io.env, cwd: io.cwd, now: io.now }, reporter, { kitTexts });
+  return buildProject({ ...values, ids: positionals }, { env: io.env, cwd: io.cwd, now: io.now }, reporter, { kitTexts });
 }

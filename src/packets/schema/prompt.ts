@@ -119,7 +119,8 @@ export const sandboxCapsSchema = z.strictObject({
   tmpMb: field(sandboxCap(1, LIMIT_MAXIMA.tmpMb!, 'MiB of /tmp').optional(), { description: 'Size of the private /tmp, in MiB; default 64, at most 1024.', examples: [64] }),
   shmMb: field(sandboxCap(1, LIMIT_MAXIMA.shmMb!, 'MiB of /dev/shm').optional(), { description: 'Size of the private /dev/shm, in MiB; default 64, at most 1024.', examples: [64] }),
   memoryMb: field(sandboxCap(64, LIMIT_MAXIMA.addressSpaceMb!, 'MiB of memory per process').optional(), {
-    description: 'Memory per process, in MiB of address space; default 4096, at most 8192. An allocation past it fails.',
+    description:
+      'Memory per process, in MiB of address space; default 4096, at most 8192. An allocation past it fails. Where the sandbox has a delegated cgroup v2, it also caps the whole run: all its processes together plus the files they write in its tmpfs (/workspace beyond the files copied in, /tmp, /dev/shm), and the kernel kills a process past it; elsewhere it caps each process on its own.',
     examples: [1024],
   }),
   certificates: field(z.boolean().optional(), {

@@ -181,6 +181,83 @@ describe('runBuild', () => {
     expect(left).toEqual([]);
   });
 
+  describe('a selection of packets (`packet build <id>...`)', () => {
+    // A folder of two good packets and one whose check fails; the fake load selects as loadPackets({ ids }) does.
+    const bad: Diagnostic = { code: 'PK140', name: 'PacketFileNameInvalid', severity: 'error', message: 'm', hint: 'h', file: 'packets/bad/starter' };
+    let other: ReturnType<typeof memPacket>;
+    let asked: (readonly string[] | undefined)[];
+    const folder = (says114 = true): Partial<BuildSteps> => ({
+      load: async (ids) => {
+        asked.push(ids);
+        const all = [
+          { id: packet.id, dir: packet.dir, packet, diagnostics: [] as Diagnostic[] },
+          { id: other.packet.id, dir: other.packet.dir, packet: other.packet, diagnostics: [] as Diagnostic[] },
+          { id: 'bad', dir: 'packets/bad', packet: undefined, diagnostics: [bad] },
+        ];
+        const chosen = ids ? all.filter((s) => ids.includes(s.id)) : all;
+        const unknown = (ids ?? []).filter((id) => !all.some((s) => s.id === id));
+        return {
+          packets: chosen.flatMap((s) => (s.packet ? [s.packet] : [])),
+          sources: chosen.map(({ id, dir }) => ({ id, dir })),
+          diagnostics: [
+            ...chosen.flatMap((s) => s.diagnostics),
+            ...(says114 ? unknown.map((id) => ({ code: 'PK114', name: 'UnknownPacket', severity: 'error' as const, message: `There is no packet "${id}". Known packets: mem, other, bad.`, hint: 'h', file: 'packets' })) : []),
+          ],
+        };
+      },
+      rehearse: async (packets) => {
+        asked.push(packets.map((p) => `rehearse ${p.id}`));
+        return { ok: true, report: { ...reportOf('fails-closed'), packets: packets.map((p) => ({ id: p.id, version: '0.1.0', digest: p.digest, status: 'fails-closed' as const, checks: [], defects: [], cached: false, durationMs: 1 })) } };
+      },
+    });
+    const readers = () => ({ reader: (p: Pick<Packet, 'id'>) => (p.id === other.packet.id ? other.read : read) });
+    beforeEach(() => {
+      other = memPacket(undefined, 'other');
+      asked = [];
+    });
+
+    it('without ids builds every packet, so the bad one stops it at the check, and PK313 says how to build the good ones', async () => {
+      const { result, previous } = await build(folder(), undefined, readers());
+      expect(asked[0]).toBeUndefined();
+      expect(result).toMatchObject({ ok: false, step: 'check', packets: ['bad'], exitCode: 1 });
+      expect(!result.ok && `${result.diagnostic.code} ${result.diagnostic.hint}`).toMatch(/^PK313 .*`npx packet build <id>\.\.\.`/);
+      expect(previous).toBe('previous site');
+    });
+
+    it('with ids checks, rehearses, zips and publishes only those: the bad packet outside them never stops the build', async () => {
+      const { result, previous, left } = await build(folder(), undefined, { ...readers(), ids: ['other', 'mem', 'other'] });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      expect(asked).toEqual([['other', 'mem'], ['rehearse mem', 'rehearse other']]);
+      expect(result.ok && result.packets.map((p) => p.id)).toEqual(['mem', 'other']);
+      expect(previous).toBe('<h1>new site</h1>');
+      expect(left).toEqual([]);
+      const manifest = JSON.parse(await readFile(path.join(root, 'dist/packets.json'), 'utf8')) as { packets: { id: string }[] };
+      expect(manifest.packets.map((p) => p.id)).toEqual(['mem', 'other']);
+      expect(await readdir(path.join(root, 'dist/zips'))).toEqual(['mem-0.1.0.zip', 'other-0.1.0.zip']);
+      expect(await readdir(path.join(root, 'out/reviewer'))).toEqual(['mem-0.1.0.zip', 'other-0.1.0.zip']);
+    });
+
+    it('with one id publishes a site of that packet only', async () => {
+      const { result } = await build(folder(), undefined, { ...readers(), ids: ['other'] });
+      expect(result.ok && result.packets.map((p) => p.id)).toEqual(['other']);
+      expect(await readdir(path.join(root, 'dist/zips'))).toEqual(['other-0.1.0.zip']);
+      expect(await readdir(path.join(root, 'out/reviewer'))).toEqual(['other-0.1.0.zip']);
+    });
+
+    it('an id the folder does not hold stops the build at once with PK114 (exit 2), naming it, and keeps the previous site', async () => {
+      for (const says114 of [true, false]) {
+        asked = [];
+        const { result, reported, previous, left } = await build(folder(says114), undefined, { ...readers(), ids: ['mem', 'nope'] });
+        expect(result).toMatchObject({ ok: false, step: 'check', packets: ['nope'], exitCode: 2, diagnostic: { code: 'PK114' } });
+        expect(!result.ok && result.diagnostic.message).toContain('"nope"');
+        expect(reported.map((d) => d.code)).toEqual(['PK114']);
+        expect(asked).toEqual([['mem', 'nope']]);
+        expect(previous).toBe('previous site');
+        expect(left).toEqual([]);
+      }
+    });
+  });
+
   it('marks every packet "not rehearsed" without a rehearsal', async () => {
     const { result } = await build({ rehearse: undefined });
     expect(result.ok && result.packets[0]!.rehearsal).toBe('not-rehearsed');

@@ -1,6 +1,5 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeSubmissions, summaryCsv, type GradeSummary } from '../../../src/grade/grade.ts';
 import type { Scorecard } from '../../../src/judge/scorecard.ts';
@@ -10,6 +9,7 @@ import { codePackets } from '../../../src/packets/packet.ts';
 import type { RunResult, RunSpec, Sandbox } from '../../../src/sandbox/types.ts';
 import { seal } from '../../../src/judge/harness/record.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
+import { zipOf } from '../../support/zip-of.ts';
 
 /**
  * `packet grade` end to end on submissions that attack the reports rather than the tests: a zip
@@ -70,15 +70,6 @@ let t: TempPackets;
 let out: string;
 let cards: Scorecard[];
 let summary: GradeSummary;
-
-async function zipOf(file: string, entries: Record<string, string>): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [name, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream) chunks.push(c as Buffer);
-  await writeFile(file, Buffer.concat(chunks));
-}
 
 beforeAll(async () => {
   t = await tempPackets();

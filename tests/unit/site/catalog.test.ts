@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { describe, expect, it } from 'vitest';
-import { drillLoader, packetLoader } from '../../../src/packets/astro-loader.ts';
+import { drillLoader, packetLoader, rubricNotesLoader } from '../../../src/packets/astro-loader.ts';
 import { readSources } from '../../../src/packets/load.ts';
 import { KINDS } from '../../../src/packets/kinds/index.ts';
 import { CATALOG_ID, catalogedEntries, catalogLoader, catalogOf, ofKind, SITE_COLLECTIONS, type Catalog } from '../../../src/site/catalog.ts';
@@ -64,6 +64,15 @@ describe("the site's catalog of collections", () => {
     expect(reads).toBe(1);
     await expect(catalogedEntries(catalog, 'packets', read([{ id: 'a' }]))).rejects.toThrow('the collection "packets" holds a, and the site\'s catalog lists a, b');
     await expect(catalogedEntries(undefined, 'packets', read([]))).rejects.toThrow(`no entry "${CATALOG_ID}"`);
+  });
+
+  it('holds only the packets of a selection (`packet build <id>...`), in the catalog and in every collection', async () => {
+    const chosen = ['drill-retry-backoff', 'fetch-retry-ticket'];
+    const [entry] = await load(catalogLoader({ packetsDir: 'packets', ids: chosen }));
+    expect((entry!.data as Catalog).ids).toEqual({ packets: ['fetch-retry-ticket'], drills: ['drill-retry-backoff'] });
+    expect(await ids(packetLoader({ packetsDir: 'packets', ids: chosen }))).toEqual(['fetch-retry-ticket']);
+    expect(await ids(rubricNotesLoader({ packetsDir: 'packets', ids: chosen }))).toEqual(['fetch-retry-ticket']);
+    expect(await ids(drillLoader({ packetsDir: 'packets', ids: chosen }))).toEqual(['drill-retry-backoff']);
   });
 
   it('is loaded as one entry, the same for the same folder', async () => {
