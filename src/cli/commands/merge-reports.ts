@@ -8,7 +8,7 @@ import { mergeReportsSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { forTerminal } from '../../errors/escape.ts';
-import { faultAt, placesFault, unwritableText } from './output-fault.ts';
+import { faultAt, placesFault, unwritableText } from '../../runs/output-places.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -4,11 +4,11 @@
  * as a bug.
  */
 import path from 'node:path';
-import { diagnose } from '../../errors/catalog.ts';
-import { fsFault, type FsFault } from '../../errors/fs-fault.ts';
-import { RehearsalRunErrors } from '../../errors/judge-catalog.ts';
-import { folderFault } from '../../runs/output-folder.ts';
-import { diagnosticText } from '../../runs/reporter.ts';
+import { diagnose } from '../errors/catalog.ts';
+import { fsFault, type FsFault } from '../errors/fs-fault.ts';
+import { RehearsalRunErrors } from '../errors/judge-catalog.ts';
+import { folderFault } from './output-folder.ts';
+import { diagnosticText } from './reporter.ts';
 
 /** A place a command writes: a folder it fills, or a file it writes whole. */
 export interface OutputPlace {
