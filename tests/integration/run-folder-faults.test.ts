@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
+import { chownTree } from '../support/chown-tree.ts';
 
 /**
  * A disk that fills in the middle of a run, for real (the sandbox, the embedded scripted
@@ -93,11 +94,3 @@ describe('a full disk in the middle of a run', () => {
   }, 120_000);
 });
 
-async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
-  await chown(dir, uid, gid);
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await chownTree(p, uid, gid);
-    else await chown(p, uid, gid);
-  }
-}

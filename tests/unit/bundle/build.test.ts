@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import type { Diagnostic } from '../../../src/errors/diagnostic.ts';
 import type { Packet } from '../../../src/packets/packet.ts';
 import type { PacketReport, RehearsalReport } from '../../../src/rehearse/report.ts';
 import { memPacket } from './helpers.ts';
+import { chownTree } from '../../support/chown-tree.ts';
 
 const BUILD_CHILD = fileURLToPath(new URL('./build-child.ts', import.meta.url));
 
@@ -401,12 +402,4 @@ describe('runBuild', () => {
 const pendingModes: [string, number][] = [];
 async function chmodAfterChown(dir: string, mode: number): Promise<void> {
   pendingModes.push([dir, mode]);
-}
-async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
-  await chown(dir, uid, gid);
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await chownTree(p, uid, gid);
-    else await chown(p, uid, gid);
-  }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { runCli } from '../../../src/cli/run-cli.ts';
 import { reportText } from '../../../src/rehearse/report-file.ts';
 import { packet, report } from '../../support/report-fixtures.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
+import { chownTree } from '../../support/chown-tree.ts';
 
 const BIN = fileURLToPath(new URL('../../../src/cli/bin.js', import.meta.url));
 
@@ -71,11 +72,3 @@ describe('an output folder whose mode forbids writing, at the command line', () 
   }
 });
 
-async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
-  await chown(dir, uid, gid);
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await chownTree(p, uid, gid);
-    else await chown(p, uid, gid);
-  }
-}
