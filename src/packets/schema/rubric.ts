@@ -61,6 +61,21 @@ export const vetoSchema = z.strictObject({
   }),
 });
 
+/** How the sheets of several reviewers of one submission become one decision. */
+export const combineSchema = z.strictObject({
+  rows: field(z.enum(['median', 'lowest']).default('median'), {
+    description:
+      'Each row\'s combined score: `median` (of an even number of sheets, the lower of the two middle scores, so a half point never rounds up) or `lowest` (the harshest reviewer\'s).',
+    values: { median: 'The middle score; of an even number, the lower middle.', lowest: 'The lowest score any reviewer gave.' },
+    examples: ['median'],
+  }),
+  veto: field(z.enum(['any', 'majority']).default('any'), {
+    description: 'Which vetoes hold: `any` (one reviewer\'s fired veto is a no) or `majority` (more than half of the reviewers fired it).',
+    values: { any: 'A veto one reviewer fired holds.', majority: 'A veto holds when more than half of the reviewers fired it.' },
+    examples: ['any'],
+  }),
+});
+
 /** Frontmatter of `rubric.mdx`: what a human scores in fifteen minutes. */
 export const rubricSchema = z.strictObject({
   minutes: field(z.number().positive(), {
@@ -77,6 +92,11 @@ export const rubricSchema = z.strictObject({
   vetoes: field(z.array(vetoSchema).default([]), {
     description: 'Row scores that are a no whatever the total.',
     examples: [[{ row: 'failure-handling', atMost: 0, note: 'Green tests with a swallowed error is a no.' }]],
+  }),
+  combine: field(combineSchema.default({ rows: 'median', veto: 'any' }), {
+    description:
+      'How the scored sheets of several reviewers of one submission make one decision, mechanically: the combined score of each row, then the hire bar, then the vetoes that hold. Read by `packet agreement` and the rubric page; declared here so no debrief argues about an average.',
+    examples: [{ rows: 'median', veto: 'any' }],
   }),
 });
 
