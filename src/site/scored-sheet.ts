@@ -1,5 +1,5 @@
 import { decide, type Decision, type RowScores } from '../judge/score.ts';
-import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, SCORED_SHEET_KIND, SCORED_SHEET_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 
 /**
@@ -7,11 +7,7 @@ import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
  * exactly one packet version by its digest. Pure; the page's client script does the I/O.
  */
 
-/** The sheet format; bump it on an incompatible change. */
-export const SCORED_SHEET_SCHEMA_VERSION = 1;
-
-/** What names the sheet's kind inside the JSON, so a stray file is not read as a sheet. */
-export const SCORED_SHEET_KIND = 'packet-kit/scored-sheet';
+export { SCORED_SHEET_KIND, SCORED_SHEET_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
 
 /** The card being scored: which packet version, and its rubric. */
 export interface ScoringCard {
