@@ -5,7 +5,7 @@
  * `index.html` moved into the report's folder.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, rename, rm, writeFile, cp } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rename, rm, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forTerminal } from '../errors/escape.ts';
@@ -45,7 +45,10 @@ export interface HtmlBuildOptions {
 
 /** Build `index.html` into `outDir`. */
 export async function buildHtmlReport(o: HtmlBuildOptions): Promise<HtmlBuildResult> {
-  const work = path.join(o.kitRoot, 'node_modules', '.cache', 'packet-kit', `report-${o.tag}`);
+  // Through node_modules' real path: Vite resolves the root to it, and the pages (srcDir) by their
+  // path relative to the root, so a linked node_modules would otherwise lead them to another tree.
+  const modules = await realpath(path.join(o.kitRoot, 'node_modules')).catch(() => path.join(o.kitRoot, 'node_modules'));
+  const work = path.join(modules, '.cache', 'packet-kit', `report-${o.tag}`);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   try {

@@ -1,7 +1,9 @@
 /**
  * What the HTML report shows, computed once from the report and its history: the summary, the
- * packet x check table, the packet x model matrix, the findings with their hints and receipts,
- * and a history chart per packet. Plain data (JSON), handed to the report's Astro page, which
+ * packet x check tables (take-homes by kind of check, labs and drills by their own checks), the
+ * packet x model matrix, the findings with their hints and receipts (those that need a look apart
+ * from the expected failures: starters red, mutants and wrong choices caught), and a history
+ * chart per packet. Plain data (JSON), handed to the report's Astro page, which
  * only lays it out. Links are relative to the report's folder, so it works from file://.
  */
 import { ModelErrors } from '../errors/model-catalog.ts';
@@ -68,6 +70,19 @@ export interface ModelCell {
   anchor: string;
 }
 
+/** The columns of a lab's or a drill's checks (`lab:<rule>`, see src/rehearse/rehearse-lab.ts). */
+export type LabColumn = 'key' | 'wrong' | 'all-offered' | 'plausible' | 'calibration' | 'table';
+
+/** A column of the labs and drills table: its heading and what its checks prove. */
+export interface LabColumnView {
+  id: LabColumn;
+  label: string;
+  means: string;
+}
+
+/** Which family of checks a packet has: a take-home's (floor, sample, mutants...) or a lab's and a drill's. */
+export type PacketFamily = 'takehome' | 'lab';
+
 /** One packet's row. */
 export interface PacketView {
   id: string;
@@ -76,7 +91,10 @@ export interface PacketView {
   status: PacketStatus;
   cached: boolean;
   durationMs: number;
+  family: PacketFamily;
   kinds: Partial<Record<CheckKind, KindCell>>;
+  /** A lab's or a drill's checks by column (empty for a take-home). */
+  labCells: Partial<Record<LabColumn, KindCell>>;
   checks: CheckView[];
   defects: string[];
   /** One cell per model column; null when that model did not run on this packet. */
@@ -97,6 +115,23 @@ export interface FindingView {
   /** The row of the check or the cell of the model run. */
   anchor: string;
   receipts: ReceiptLink[];
+  /**
+   * The packet working as it must: a finding on a check that passed (a starter red, a mutant or a
+   * wrong choice caught) or on a model's answer that was caught. Counted and collapsed on the
+   * page; every other finding (a defect, an inconclusive check, a weak test) is shown open.
+   */
+  expected: boolean;
+  /** For an expected finding: what it shows, in words ("mutant caught"); for the others: `defect`, `inconclusive` or `notice`. */
+  why: string;
+}
+
+/** The expected findings of one packet, counted by what they show. */
+export interface ExpectedGroup {
+  packet: string;
+  count: number;
+  /** `[["mutant caught", 12], ["starter red", 2]]`, most first. */
+  byWhy: [string, number][];
+  findings: FindingView[];
 }
 
 /** One packet's history: the chart and its numbers. */
@@ -121,13 +156,66 @@ export interface ReportView {
   /** The model columns, as named on the command line. */
   models: string[];
   packets: PacketView[];
+  /** The columns of the labs and drills table that occur, in order. */
+  labColumns: LabColumnView[];
+  /** Every finding, in the order of the packets and their checks. */
   findings: FindingView[];
+  /** The findings that need a look (defects, inconclusive checks, notices), shown open. */
+  attention: FindingView[];
+  /** The expected failures, by packet: counted, collapsed by default. */
+  expected: { count: number; byWhy: [string, number][]; packets: ExpectedGroup[] };
   history: { reports: number; first: string | null; packets: HistoryView[] };
   /** The marker of each verdict in the history charts. */
   verdictSymbols: Record<string, string>;
 }
 
 const KIND_ORDER: CheckKind[] = ['floor', 'sample', 'mutant', 'signal', 'calibration', 'reply'];
+const LAB_COLUMNS: LabColumnView[] = [
+  { id: 'key', label: 'key', means: "the key's answer passes every visible and held-out test" },
+  { id: 'wrong', label: 'wrong choices', means: 'each wrong choice on a suggestion or a diff is caught' },
+  { id: 'all-offered', label: 'all offered', means: 'accepting everything as offered is caught' },
+  { id: 'plausible', label: 'plausible', means: 'some wrong suggestion passes the visible tests as offered' },
+  { id: 'calibration', label: 'calibration', means: "the key's answer clears the hire bar; accepting everything does not" },
+  { id: 'table', label: 'table', means: "the precomputed test table agrees with every judged run" },
+];
+
+/** The column of a lab's check, from its id (`lab:wrong:<suggestion>:<state>` is `wrong`). */
+export function labColumnOf(checkId: string): LabColumn | null {
+  const rule = checkId.split(':')[1] ?? '';
+  if (rule === 'reject' || rule === 'wrong') return 'wrong';
+  return LAB_COLUMNS.some((c) => c.id === rule) ? (rule as LabColumn) : null;
+}
+
+/** What a finding on a passing check shows: the packet catching what it must catch. */
+function expectedWhy(c: CheckResult): string {
+  if (c.kind === 'floor') return 'starter red';
+  if (c.kind === 'sample') return 'note on the sample';
+  if (c.kind === 'mutant') return 'mutant caught';
+  if (c.kind === 'signal') return 'signal caught';
+  if (c.kind === 'reply') return 'failure reply caught';
+  if (c.kind === 'calibration') return 'calibration subject caught';
+  const column = labColumnOf(c.id);
+  return column === 'all-offered' ? 'all offered caught' : column === 'wrong' ? 'wrong choice caught' : `${column ?? 'lab'} check`;
+}
+
+function countBy(items: readonly FindingView[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const f of items) counts.set(f.why, (counts.get(f.why) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function emptyCell(): KindCell {
+  return { total: 0, ok: 0, defects: 0, inconclusive: 0, durationMs: 0, codes: [] };
+}
+
+function addTo(cell: KindCell, c: CheckResult): void {
+  cell.total++;
+  cell.durationMs += c.durationMs;
+  if (c.ok) cell.ok++;
+  else if (c.inconclusive) cell.inconclusive++;
+  else cell.defects++;
+  if (!c.ok && c.code && !cell.codes.includes(c.code)) cell.codes.push(c.code);
+}
 const EXIT_MEANING = {
   0: 'every packet fails closed, and every model run ended PASS, CAUGHT, FALSE-GREEN or GAVE-UP',
   1: 'some packet has a defect',
@@ -175,13 +263,15 @@ function modelCell(m: ModelRunReport, linker: ReceiptLinker): ModelCell {
 export function reportView(report: RehearsalReport, history: readonly ReadReport[], linker: ReceiptLinker): ReportView {
   const models = report.live?.models ?? [...new Set((report.models ?? []).map((m) => m.named ?? m.model))];
   const kinds = KIND_ORDER.filter((k) => report.packets.some((p) => p.checks.some((c) => c.kind === k)));
+  const labColumns = LAB_COLUMNS.filter((col) => report.packets.some((p) => p.checks.some((c) => c.kind === 'lab' && labColumnOf(c.id) === col.id)));
   const findings: FindingView[] = [];
   const packets = report.packets.map((p): PacketView => {
     const checks = p.checks.map((c): CheckView => {
       const anchor = anchorOf('check', p.id, c.id);
       const receipts = c.model ? linker(c.model.receipts) : [];
+      const why = c.ok ? expectedWhy(c) : c.inconclusive ? 'inconclusive' : 'defect';
       for (const f of c.findings ?? []) {
-        findings.push({ packet: p.id, where: `check ${c.id}`, code: f.code, name: f.name, message: f.message, hint: f.hint, place: placeOf(f), anchor, receipts });
+        findings.push({ packet: p.id, where: `check ${c.id}`, code: f.code, name: f.name, message: f.message, hint: f.hint, place: placeOf(f), anchor, receipts, expected: c.ok, why });
       }
       return {
         id: c.id,
@@ -198,29 +288,30 @@ export function reportView(report: RehearsalReport, history: readonly ReadReport
       };
     });
     const cells: Partial<Record<CheckKind, KindCell>> = {};
+    const labCells: Partial<Record<LabColumn, KindCell>> = {};
     for (const c of p.checks) {
-      const cell = (cells[c.kind] ??= { total: 0, ok: 0, defects: 0, inconclusive: 0, durationMs: 0, codes: [] });
-      cell.total++;
-      cell.durationMs += c.durationMs;
-      if (c.ok) cell.ok++;
-      else if (c.inconclusive) cell.inconclusive++;
-      else cell.defects++;
-      if (!c.ok && c.code && !cell.codes.includes(c.code)) cell.codes.push(c.code);
+      addTo((cells[c.kind] ??= emptyCell()), c);
+      const column = c.kind === 'lab' ? labColumnOf(c.id) : null;
+      if (column) addTo((labCells[column] ??= emptyCell()), c);
     }
+    const family: PacketFamily = p.checks.length > 0 && p.checks.every((c) => c.kind === 'lab') ? 'lab' : 'takehome';
     const runs = models.map((named) => (report.models ?? []).find((m) => m.packet === p.id && (m.named ?? m.model) === named) ?? null);
     const modelCells = runs.map((m) => (m ? modelCell(m, linker) : null));
     runs.forEach((m, k) => {
       if (!m) return;
       const cell = modelCells[k]!;
+      // A model's wrong answer that was caught is the packet working; a false green, a give-up or an unjudged run is worth a look.
+      const caught = m.verdict === 'CAUGHT';
+      const why = caught ? 'model answer caught' : m.verdict === 'INCONCLUSIVE' ? 'inconclusive' : 'notice';
       for (const f of m.findings) {
-        findings.push({ packet: p.id, where: `model ${m.model}`, code: f.code, name: f.name, message: f.message, hint: f.hint, place: placeOf(f), anchor: cell.anchor, receipts: cell.receipts });
+        findings.push({ packet: p.id, where: `model ${m.model}`, code: f.code, name: f.name, message: f.message, hint: f.hint, place: placeOf(f), anchor: cell.anchor, receipts: cell.receipts, expected: caught, why });
       }
       if (m.failure) {
         const e = ModelErrors.EndpointFailed;
-        findings.push({ packet: p.id, where: `model ${m.model}`, code: e.code, name: e.name, message: `the endpoint failed a call for good: ${cell.failure!}`, hint: m.failure.hint, place: null, anchor: cell.anchor, receipts: cell.receipts });
+        findings.push({ packet: p.id, where: `model ${m.model}`, code: e.code, name: e.name, message: `the endpoint failed a call for good: ${cell.failure!}`, hint: m.failure.hint, place: null, anchor: cell.anchor, receipts: cell.receipts, expected: false, why: 'inconclusive' });
       }
     });
-    return { id: p.id, version: p.version, digest: p.digest, status: p.status, cached: p.cached, durationMs: p.durationMs, kinds: cells, checks, defects: p.defects, models: modelCells, anchor: anchorOf('packet', p.id) };
+    return { id: p.id, version: p.version, digest: p.digest, status: p.status, cached: p.cached, durationMs: p.durationMs, family, kinds: cells, labCells, checks, defects: p.defects, models: modelCells, anchor: anchorOf('packet', p.id) };
   });
   const verdicts: Partial<Record<ModelVerdict, number>> = {};
   for (const m of report.models ?? []) verdicts[m.verdict] = (verdicts[m.verdict] ?? 0) + 1;
@@ -228,6 +319,11 @@ export function reportView(report: RehearsalReport, history: readonly ReadReport
   const all = [...history, report];
   const histories = packetHistories(all, report.packets.map((p) => p.id));
   const dates = [...new Set(all.map((r) => r.date))].sort();
+  const expected = findings.filter((f) => f.expected);
+  const expectedGroups = packets.flatMap((p): ExpectedGroup[] => {
+    const own = expected.filter((f) => f.packet === p.id);
+    return own.length ? [{ packet: p.id, count: own.length, byWhy: countBy(own), findings: own }] : [];
+  });
   return {
     date: report.date,
     kit: report.kit,
@@ -239,7 +335,10 @@ export function reportView(report: RehearsalReport, history: readonly ReadReport
     kinds,
     models,
     packets,
+    labColumns,
     findings,
+    attention: findings.filter((f) => !f.expected),
+    expected: { count: expected.length, byWhy: countBy(expected), packets: expectedGroups },
     history: { reports: dates.length, first: dates[0] ?? null, packets: histories.map((h) => ({ packet: h.packet, svg: historyChartSvg(h), models: h.models, points: h.points })) },
     verdictSymbols: VERDICT_SYMBOLS,
   };

@@ -29,6 +29,32 @@ export function packet(id: string, status: PacketStatus = 'fails-closed', digest
   return { id, version: '1.0.0', digest, status, checks, defects: checks.filter((c) => !c.ok).map((c) => c.defect!), cached: false, durationMs: 400 };
 }
 
+/** A failing test's finding, as the judge reports it on a check's workspace. */
+export function testFinding(code: string, message: string): NonNullable<CheckResult['findings']>[number] {
+  return { code, name: code === 'PK416' ? 'HiddenTestsFailed' : 'TestsFailed', kind: 'tests', severity: 'error', message, hint: 'Make the failing test pass.' };
+}
+
+/**
+ * A lab's report: its own checks (`lab:<rule>`), the wrong choices caught with their findings;
+ * `wrongGreen` plants a wrong choice that passes (a PK472 defect).
+ */
+export function labPacket(id: string, o: { wrongGreen?: boolean } = {}): PacketReport {
+  const labCheck = (rule: string, c: Partial<CheckResult> = {}): CheckResult => ({ id: `lab:${rule}`, kind: 'lab', expected: 'as it must be', actual: 'as expected', ok: true, durationMs: 50, ...c });
+  const checks = [
+    labCheck('key'),
+    labCheck('reject:bucket', { findings: [testFinding('PK415', '1 visible test failed: test_bucket')] }),
+    o.wrongGreen
+      ? labCheck('wrong:bucket:accept', { ok: false, actual: 'green', code: 'PK472', defect: 'PK472 accepting bucket as offered passes every test', findings: [testFinding('PK416', '1 held-out test failed: test_bucket_edges')] })
+      : labCheck('wrong:bucket:accept', { findings: [testFinding('PK416', '1 held-out test failed: test_bucket_edges')] }),
+    labCheck('all-offered', { findings: [testFinding('PK415', '2 visible tests failed')] }),
+    labCheck('plausible'),
+    labCheck('calibration'),
+    labCheck('table'),
+  ];
+  const status: PacketStatus = o.wrongGreen ? 'defect' : 'fails-closed';
+  return { id, version: '2.0.0', digest: `${id}-digest`.padEnd(64, '0'), status, checks, defects: checks.filter((c) => !c.ok).map((c) => c.defect!), cached: false, durationMs: 700 };
+}
+
 /** A live model run. */
 export function modelRun(packetId: string, named: string, verdict: ModelVerdict, o: { tokens?: number; wallMs?: number; calls?: number } = {}): ModelRunReport {
   const tokens = o.tokens ?? 1200;
