@@ -48,10 +48,38 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs:
   return node;
 }
 
-/** Tick the automatic rows on the scoring form and let it recompute (its own script listens for `change`). */
-function prefill(scores: Record<string, number>, candidate: string | undefined): string[] {
-  const form = document.querySelector<HTMLFormElement>('[data-scoring-card]');
+/** The scoring form on the page, the rubric card below the comparison. */
+function scoringForm(): HTMLFormElement | null {
+  return document.querySelector<HTMLFormElement>('[data-scoring-card]');
+}
+
+/** The ticked score of each row of the form, by row id. */
+function tickedScores(form: HTMLFormElement): Record<string, number> {
+  const scores: Record<string, number> = {};
+  for (const input of form.querySelectorAll<HTMLInputElement>('input[type="radio"][name^="row-"]:checked')) scores[input.name.slice('row-'.length)] = Number(input.value);
+  return scores;
+}
+
+/**
+ * Whether the form holds a reviewer's work that an import would lose: a tick other than the ones
+ * the last import pre-filled (all of them when none did, as for a card restored from this
+ * browser), or a note.
+ */
+export function holdsOwnScores(ticked: Readonly<Record<string, number>>, notes: readonly string[], prefilled: Readonly<Record<string, number>> | null): boolean {
+  if (notes.some((n) => n.trim() !== '')) return true;
+  return Object.entries(ticked).some(([row, score]) => prefilled?.[row] !== score);
+}
+
+/**
+ * Start the scoring form afresh for a new answer sheet: every row unticked and every note empty
+ * (nothing of the previous candidate stays), the candidate's name from the sheet, then the
+ * automatic rows ticked; the form's own script recomputes on `change`. The reviewer's name and
+ * the date stay: they are the reviewer's.
+ */
+function startCard(form: HTMLFormElement | null, scores: Record<string, number>, candidate: string | undefined): string[] {
   if (!form) return [];
+  for (const input of form.querySelectorAll<HTMLInputElement>('input[type="radio"][name^="row-"]')) input.checked = false;
+  for (const note of form.querySelectorAll<HTMLTextAreaElement>('textarea[data-note]')) note.value = '';
   const filled: string[] = [];
   for (const [row, score] of Object.entries(scores)) {
     const input = form.querySelector<HTMLInputElement>(`input[name="row-${CSS.escape(row)}"][value="${score}"]`);
@@ -60,13 +88,38 @@ function prefill(scores: Record<string, number>, candidate: string | undefined):
     filled.push(`${row} ${score}`);
   }
   const who = form.elements.namedItem('candidate') as HTMLInputElement | null;
-  if (who && candidate) who.value = candidate;
+  if (who) who.value = candidate ?? '';
   form.dispatchEvent(new Event('change', { bubbles: true }));
   return filled;
 }
 
-/** Two file inputs (key, sheet); `show` runs when both are loaded and valid. */
-function imports<K, S>(root: HTMLElement, readKey: (text: string) => { ok: true; value: K } | { ok: false; message: string }, readSheet: (text: string) => { ok: true; value: S } | { ok: false; message: string }, show: (key: K, sheet: S) => void): void {
+/** Ask, in the page's dialog, whether to replace the card being scored; resolves true to replace. */
+function askToReplace(root: HTMLElement, current: string, next: string): Promise<boolean> {
+  const dialog = root.querySelector<HTMLDialogElement>('[data-replace-dialog]')!;
+  dialog.querySelector<HTMLElement>('[data-replace-what]')!.textContent =
+    `The card below holds your scores for ${current || 'a candidate with no name'}. Loading the sheet of ${next || 'a candidate with no name'} starts a clean card: every tick, note and the candidate's name go. Export the card first to keep it.`;
+  return new Promise((resolve) => {
+    const done = (replace: boolean) => {
+      dialog.removeEventListener('close', onClose);
+      if (dialog.open) dialog.close();
+      resolve(replace);
+    };
+    const onClose = () => done(false);
+    dialog.querySelector<HTMLButtonElement>('[data-replace-confirm]')!.onclick = () => done(true);
+    dialog.querySelector<HTMLButtonElement>('[data-replace-cancel]')!.onclick = () => done(false);
+    dialog.addEventListener('close', onClose);
+    dialog.showModal();
+  });
+}
+
+type Read<T> = (text: string) => { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * Two file inputs (key, sheet); `show` runs when both are loaded and valid, and returns the
+ * scores it pre-filled. A new key or sheet over a card the reviewer has scored asks first; kept,
+ * nothing changes (the file is not loaded).
+ */
+function imports<K, S extends { candidate?: string }>(root: HTMLElement, readKey: Read<K>, readSheet: Read<S>, show: (key: K, sheet: S) => Record<string, number>): void {
   const status = root.querySelector<HTMLElement>('[data-import-status]')!;
   const say = (message: string, tone: 'ok' | 'error' | '' = '') => {
     status.textContent = message;
@@ -74,7 +127,9 @@ function imports<K, S>(root: HTMLElement, readKey: (text: string) => { ok: true;
   };
   let key: K | undefined;
   let sheet: S | undefined;
-  const load = (selector: string, read: (text: string) => { ok: true; value: K | S } | { ok: false; message: string }, keep: (v: K | S) => void, what: string) => {
+  // What the last import ticked: ticks beyond these are the reviewer's own.
+  let prefilled: Record<string, number> | null = null;
+  const load = <T>(selector: string, read: Read<T>, next: (v: T) => { key: K | undefined; sheet: S | undefined }, what: string) => {
     const input = root.querySelector<HTMLInputElement>(selector)!;
     input.disabled = false;
     input.addEventListener('change', async () => {
@@ -86,15 +141,29 @@ function imports<K, S>(root: HTMLElement, readKey: (text: string) => { ok: true;
         say(`${what}: ${result.message}`, 'error');
         return;
       }
-      keep(result.value);
-      if (key && sheet) {
-        show(key, sheet);
-        say(`Loaded ${file.name}. The key and the answer sheet are shown side by side; the automatic rows are ticked below.`, 'ok');
-      } else say(`Loaded ${file.name}; now load the ${key ? 'answer sheet' : 'key'}.`, 'ok');
+      const then = next(result.value);
+      if (!then.key || !then.sheet) {
+        ({ key, sheet } = then);
+        say(`Loaded ${file.name}; now load the ${then.key ? 'answer sheet' : 'key'}.`, 'ok');
+        return;
+      }
+      const form = scoringForm();
+      const notes = form ? [...form.querySelectorAll<HTMLTextAreaElement>('textarea[data-note]')].map((n) => n.value) : [];
+      if (form && holdsOwnScores(tickedScores(form), notes, prefilled)) {
+        const current = (form.elements.namedItem('candidate') as HTMLInputElement | null)?.value.trim() ?? '';
+        if (!(await askToReplace(root, current, then.sheet.candidate?.trim() ?? ''))) {
+          input.value = '';
+          say(`Kept the card of ${current || 'the candidate being scored'}; ${file.name} was not loaded.`, '');
+          return;
+        }
+      }
+      ({ key, sheet } = then);
+      prefilled = show(then.key, then.sheet);
+      say(`Loaded ${file.name}. The key and the answer sheet are shown side by side; the card below starts clean, with the automatic rows ticked.`, 'ok');
     });
   };
-  load('[data-key-file]', readKey, (v) => (key = v as K), 'The key');
-  load('[data-sheet-file]', readSheet, (v) => (sheet = v as S), 'The answer sheet');
+  load('[data-key-file]', readKey, (v) => ({ key: v, sheet }), 'The key');
+  load('[data-sheet-file]', readSheet, (v) => ({ key, sheet: v }), 'The answer sheet');
   root.querySelector<HTMLElement>('[data-no-script]')!.hidden = true;
 }
 
@@ -170,13 +239,14 @@ export function mountLabScoring(root: HTMLElement): void {
       const scores = autoScores({ rows: data.rows }, evidence);
       // A hand edit leaves the choices to the reviewer: whether it is the right change is a judgement.
       if (hands.length) for (const row of data.rows) if (row.auto === 'choices') delete scores[row.id];
-      const filled = prefill(scores, sheet.candidate);
+      const filled = startCard(scoringForm(), scores, sheet.candidate);
       root.querySelector<HTMLElement>('[data-compare-summary]')!.textContent =
         `${matches} of ${sheet.suggestions.length} choices match the key${hands.length ? `; ${hands.length} edited by hand (${hands.join(', ')}), for you to judge` : ''}.`;
       root.querySelector<HTMLElement>('[data-auto-note]')!.textContent = filled.length
         ? `Ticked from the key: ${filled.join(', ')}. Every other row is yours to score.`
         : 'No automatic row could be ticked; score every row yourself.';
       root.querySelector<HTMLElement>('[data-compare]')!.hidden = false;
+      return scores;
     },
   );
 }
@@ -208,10 +278,11 @@ export function mountDrillScoring(root: HTMLElement): void {
         }),
       );
       const scores = autoScores({ rows: data.rows }, { matches, total: sheet.diffs.length, testsGreen: null, visibleGreen: null, hiddenGreen: null });
-      const filled = prefill(scores, sheet.candidate);
+      const filled = startCard(scoringForm(), scores, sheet.candidate);
       root.querySelector<HTMLElement>('[data-compare-summary]')!.textContent = `${matches} of ${sheet.diffs.length} verdicts match the key. The reasons are yours to judge against what a good reason names.`;
       root.querySelector<HTMLElement>('[data-auto-note]')!.textContent = filled.length ? `Ticked from the key: ${filled.join(', ')}. Every other row is yours to score.` : 'No automatic row could be ticked.';
       root.querySelector<HTMLElement>('[data-compare]')!.hidden = false;
+      return scores;
     },
   );
 }
