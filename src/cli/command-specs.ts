@@ -328,8 +328,10 @@ export const reportSpec = defineCommand({
   summary: 'a static HTML report of rehearsals, with history, and JUnit XML',
   usage: '<reports...> [options]',
   description: `A static HTML report of a rehearsal, built with the site's stack (Astro): the summary;
-packet x check with times and codes; packet x model with verdicts, calls, tokens and bytes; every
-finding with its hint and a link to the receipts; a history chart per packet over the reports in
+packet x check with times and codes (labs and drills in a table of their own checks); packet x
+model with verdicts, calls, tokens and bytes; the findings to look at, each with its hint and a
+link to the receipts, apart from the expected failures (starters red, mutants caught), counted
+and folded; a history chart per packet over the reports in
 --history (verdict, tokens and wall time by model), drawn as SVG, readable without JavaScript.
 One index.html with relative links: it opens from file://. Several reports are merged first, as
 \`packet merge-reports\` merges them.`,

@@ -57,7 +57,7 @@ describe('the report view of a run with a defect', () => {
 
   it("counts a model's caught answer as expected, and a false green or an endpoint failure as worth a look", () => {
     const runs = [modelRun('alpha', 'free-model', 'CAUGHT'), { ...modelRun('alpha', 'other-model', 'FALSE-GREEN'), findings: [finding('PK416', 'held-out only')] }];
-    const failed = { ...modelRun('alpha', 'dead-model', 'INCONCLUSIVE'), failure: { error: 'server' as const, status: 503, message: 'down', hint: 'Try again later.' } };
+    const failed = { ...modelRun('alpha', 'dead-model', 'INCONCLUSIVE'), failure: { error: 'server-error' as const, status: 503, message: 'down', hint: 'Try again later.' } };
     const view = reportView(report([packet('alpha')], { live: ['free-model', 'other-model', 'dead-model'], models: [...runs, failed] }), [], noLinks);
     expect(view.expected.byWhy).toEqual([['model answer caught', 1]]);
     expect(view.attention.map((f) => [f.where, f.why])).toEqual([
