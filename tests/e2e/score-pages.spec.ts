@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { DRILL_SHEET_KIND, LAB_SHEET_KIND, SHEET_SCHEMA_VERSION } from '../../src/labs/sheets.ts';
+import { seriousViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { publicDrills, publicPackets } from './support/packets.ts';
 import { reviewerFile } from './support/reviewer.ts';
@@ -48,6 +49,7 @@ test('a lab: the next sheet starts a clean card, and replacing a scored card ask
   await sheetInput.setInputFiles(file('hana.json', hana));
   await expect(replaceDialog(page)).toBeVisible();
   await expect(replaceDialog(page)).toContainText('your scores for Kim');
+  expect(await seriousViolations(page)).toEqual([]);
   await replaceDialog(page).getByRole('button', { name: 'Keep it' }).click();
   await expect(replaceDialog(page)).toBeHidden();
   await expect(page.locator('[data-import-status]')).toHaveText('Kept the card of Kim; hana.json was not loaded.');
