@@ -96,6 +96,8 @@ function startCard(form: HTMLFormElement | null, scores: Record<string, number>,
 /** Ask, in the page's dialog, whether to replace the card being scored; resolves true to replace. */
 function askToReplace(root: HTMLElement, current: string, next: string): Promise<boolean> {
   const dialog = root.querySelector<HTMLDialogElement>('[data-replace-dialog]')!;
+  // A question already open holds the card: a second file while it is open is not loaded.
+  if (dialog.open) return Promise.resolve(false);
   dialog.querySelector<HTMLElement>('[data-replace-what]')!.textContent =
     `The card below holds your scores for ${current || 'a candidate with no name'}. Loading the sheet of ${next || 'a candidate with no name'} starts a clean card: every tick, note and the candidate's name go. Export the card first to keep it.`;
   return new Promise((resolve) => {
