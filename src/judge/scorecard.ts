@@ -84,7 +84,8 @@ function verdictWords(w: GraderWord | undefined): string {
 /**
  * The decision so far from a card's rows. A no-hire says what decides it: the veto (row, score,
  * note), or the automatic rows that leave the card short of the hire bar, each with the grader's
- * verdict and its codes when the grader did not pass the submission.
+ * verdict and its codes when the grader did not pass the submission; a hire on automatic points
+ * alone names that verdict too.
  */
 export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean, grader?: GraderWord): DecisionSoFar {
   const rubric = packet.rubric.data;
@@ -104,7 +105,8 @@ export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly
     return { ...base, state: d.decision, reason: d.reason };
   }
   if (autoPoints >= rubric.hireBar && !rubric.vetoes.some((v) => open.some((r) => r.id === v.row))) {
-    return { ...base, state: 'hire', reason: `${autoPoints} automatic points clear the hire bar of ${rubric.hireBar}, and no veto watches the reviewer's rows` };
+    // A hire the grader did not pass says so: the rubric hires, and the findings are still there to read.
+    return { ...base, state: 'hire', reason: `${autoPoints} automatic points clear the hire bar of ${rubric.hireBar}, and no veto watches the reviewer's rows${caught ? `; yet ${caught}` : ''}` };
   }
   return { ...base, state: 'pending', reason: `${open.length} row${open.length === 1 ? '' : 's'} for the reviewer (${open.map((r) => r.id).join(', ')}); ${Math.max(0, rubric.hireBar - autoPoints)} more points reach the hire bar of ${rubric.hireBar}` };
 }

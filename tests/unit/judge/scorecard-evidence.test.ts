@@ -158,6 +158,17 @@ describe('the decision so far of a card the grader did not pass', () => {
   });
 });
 
+describe('a hire on automatic points that the grader did not pass', () => {
+  it('hires by the rubric and names the verdict and its codes', () => {
+    const lenient = { ...(packet as object), rubric: { data: { ...(packet as { rubric: { data: object } }).rubric.data, hireBar: 5 } } } as never;
+    const missing = judgement({ verdict: 'CAUGHT', testsGreen: true, hiddenGreen: true, findings: [f('deliverable', 'PK429', { file: 'NOTES.md' })], signals: [] });
+    const card = buildScorecard(input({ packet: lenient, judgement: missing }));
+    expect(card.verdict).toBe('CAUGHT');
+    expect(card.decision).toMatchObject({ state: 'hire', autoPoints: 5 });
+    expect(card.decision.reason).toBe("5 automatic points clear the hire bar of 5, and no veto watches the reviewer's rows; yet the grader's verdict is CAUGHT (PK429)");
+  });
+});
+
 describe('scorecard.md', () => {
   it('names each finding\'s rows, and ends with the exact next step: the rubric page and the import', () => {
     const md = scorecardMarkdown(buildScorecard(input()));
