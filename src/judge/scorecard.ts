@@ -291,7 +291,7 @@ export function scorecardMarkdown(c: Scorecard): string {
   const rowsOf = c.findings.map((_, i) => c.rows.filter((r) => (r.findings ?? []).includes(i)).map((r) => r.id));
   for (const r of c.rows) {
     const score = r.score === null ? `__ / ${r.cap ? `${r.cap.max} (capped by ${cell(r.cap.mode)})` : r.max}` : `${r.score} / ${r.max}`;
-    const codes = [...new Set((r.findings ?? []).map((i) => c.findings[i]?.code).filter((code) => code !== undefined))];
+    const codes = [...new Set((r.findings ?? []).map((i) => c.findings[i]!.code))];
     out.push(`| ${cell(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${r.evidence === null ? cell(r.criterion) : markdownText(r.evidence)} | ${codes.join(' ') || '-'} |`);
   }
   out.push('');

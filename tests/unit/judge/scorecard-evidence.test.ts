@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildScorecard, calibrationCard, scorecardMarkdown, type CardInput } from '../../../src/judge/scorecard.ts';
+import { buildScorecard, calibrationCard, decisionSoFar, scorecardMarkdown, type CardInput } from '../../../src/judge/scorecard.ts';
 import { bearsOn } from '../../../src/judge/auto-rows.ts';
 import type { Finding } from '../../../src/judge/findings.ts';
 import type { Judgement } from '../../../src/judge/judge.ts';
@@ -170,6 +170,21 @@ describe('a hire on automatic points that the grader did not pass', () => {
 });
 
 describe('scorecard.md', () => {
+  it('reads a card written before rows listed their findings', () => {
+    const card = buildScorecard(input());
+    const old = { ...card, rows: card.rows.map(({ findings: _, ...r }) => r) } as never;
+    const md = scorecardMarkdown(old);
+    expect(md).toContain('| contract (auto: workspace) | 0 / 1 | PK424 PK424 message | - |');
+    expect(md).toContain('- **PK424** (the card as a whole) tests/test\\_retry.py');
+  });
+
+  it('names a verdict without codes plainly', () => {
+    const rows = buildScorecard(input()).rows;
+    expect(decisionSoFar(packet, rows, true, { verdict: 'CAUGHT', findings: [{ code: 'PK511', severity: 'warning' }] }).reason).toBe("the grader's verdict is CAUGHT: its automatic rows leave at most 3 of the hire bar's 7, whatever the reviewer scores");
+    expect(decisionSoFar(packet, rows, true, { verdict: 'PASS', findings: [] }).reason).toBe("at most 3 of the hire bar's 7, whatever the reviewer scores");
+    expect(decisionSoFar(packet, rows, true).reason).toBe("at most 3 of the hire bar's 7, whatever the reviewer scores");
+  });
+
   it('names each finding\'s rows, and ends with the exact next step: the rubric page and the import', () => {
     const md = scorecardMarkdown(buildScorecard(input()));
     expect(md).toContain('| contract (auto: workspace) | 0 / 1 | PK424 PK424 message | PK424 |');
