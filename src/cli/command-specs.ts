@@ -293,7 +293,9 @@ or a folder) is read safely, its cheap findings come first (deliverables, protec
 workspace contract, secrets, the packet version it names, the receipts), then the judge runs
 every visible and held-out test in the sandbox, with the kit's canaries. Each submission gets a
 scorecard (scorecard.json, scorecard.md) in <out>/<id>/<name>/; the batch gets summary.csv and
-summary.json in <out>/<id>/.`,
+summary.json in <out>/<id>/. The reviewer scores the rest on the site's rubric page
+(/packets/<id>/rubric/): import summary.json there to take the batch one submission after
+another, or one scorecard.json.`,
   positionals: true,
   flags: {
     packets: SHARED_FLAGS.packets,

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { forJson, forTerminal } from '../errors/escape.ts';
 import { messagesTo } from '../runs/reporter.ts';
 import type { GradeReporter } from './grade.ts';
-import { testsInWords } from '../judge/scorecard.ts';
+import { nextStepWords, testsInWords } from '../judge/scorecard.ts';
 
 /** Where the grade reporters write. */
 export interface GradeStreams {
@@ -34,7 +34,11 @@ export function terminalGradeReporter(s: GradeStreams): GradeReporter {
       const codes = [...new Set(card.findings.map((f) => f.code))];
       s.out(`[${done}/${total}] ${forTerminal(card.submission.name)}: ${colour(v)}, tests ${testsInWords(card)}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
     },
-    onRunEnd: (_summary, outDir) => s.out(`summary: ${forTerminal(path.relative(s.cwd, path.join(outDir, 'summary.csv')))}\n`),
+    onRunEnd: (summary, outDir) => {
+      const at = (file: string) => forTerminal(path.relative(s.cwd, path.join(outDir, file)));
+      s.out(`summary: ${at('summary.csv')}\n`);
+      s.out(`next: ${nextStepWords(summary.packet.id, { summary: at('summary.json'), card: `one ${at('<name>/scorecard.json')}` })}\n`);
+    },
   };
 }
 

@@ -26,6 +26,9 @@ import { forJson } from '../errors/escape.ts';
 import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
 import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
+import { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
+
+export { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 
 /** Version of `summary.json`. */
 export const SUMMARY_SCHEMA_VERSION = 1;
@@ -82,11 +85,15 @@ export interface SummaryRow {
   cardWritten: boolean;
   /** Why the scorecard is not there, when it is not. */
   cardError?: string;
+  /** The very card written to `card` (its scorecard.json), so the rubric page imports the batch as a queue; null when it was not written. */
+  scorecard: Scorecard | null;
 }
 
 /** The batch summary. */
 export interface GradeSummary {
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
+  /** Always {@link GRADE_SUMMARY_KIND}, so the rubric page tells a summary from a scorecard. */
+  kind: typeof GRADE_SUMMARY_KIND;
   packet: { id: string; version: string; digest: string };
   date: string;
   rows: SummaryRow[];
@@ -209,6 +216,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
   const { packet } = o.files;
   const summary: GradeSummary = {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
+    kind: GRADE_SUMMARY_KIND,
     packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest },
     date: o.date().toISOString(),
     rows: cards.map((c) => ({
@@ -227,6 +235,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
       card: `${c.submission.name}/scorecard.json`,
       cardWritten: !notWritten.has(c),
       ...(notWritten.has(c) ? { cardError: notWritten.get(c)! } : {}),
+      scorecard: notWritten.has(c) ? null : c,
     })),
   };
   try {

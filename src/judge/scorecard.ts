@@ -5,7 +5,7 @@
  * rehearsal's calibration scores the sample and each mutant through the same card, with every
  * judgement row at its best. Pure.
  */
-import { autoEvidence, autoRowHolds, type AutoEvidence } from './auto-rows.ts';
+import { autoEvidence, autoRowHolds, bearsOn, type AutoEvidence } from './auto-rows.ts';
 import type { Finding } from './findings.ts';
 import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judge.ts';
 import { failureModes, type CodePacket } from '../packets/packet.ts';
@@ -29,6 +29,12 @@ export interface CardRow {
   evidence: string | null;
   /** A matched failure mode's cap on this row (the reviewer may not score above it). */
   cap: { mode: string; max: number } | null;
+  /**
+   * Indexes into the card's `findings` that bear on this row: the evidence against its automatic
+   * check, and the signal of every matched failure mode that caps it. A finding may bear on
+   * several rows or none; those on none are the card's own. Absent on cards written before it.
+   */
+  findings: number[];
 }
 
 /** Where the decision stands before the reviewer scores the judgement rows. */
@@ -45,20 +51,43 @@ export interface DecisionSoFar {
   vetoes: Decision['vetoes'];
 }
 
-/** Score the rows a machine can judge; the rest stay null (or, with `judgementAtBest`, at their best allowed score). */
-export function cardRows(packet: CodePacket, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false): CardRow[] {
+/**
+ * Score the rows a machine can judge; the rest stay null (or, with `judgementAtBest`, at their
+ * best allowed score). `findings` are the card's: each row lists the indexes of those that bear on it.
+ */
+export function cardRows(packet: CodePacket, evidence: AutoEvidence, quote: (auto: string, holds: boolean) => string, judgementAtBest = false, findings: readonly Finding[] = []): CardRow[] {
   return packet.rubric.data.rows.map((row) => {
-    const modes = failureModes(packet).filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
-    const tightest = modes.reduce<{ mode: string; max: number } | null>((c, m) => (c && c.max <= m.caps.max ? c : { mode: m.id, max: m.caps.max }), null);
+    const capping = failureModes(packet).filter((m) => m.caps.row === row.id && evidence.matchedModes.includes(m.id));
+    const tightest = capping.reduce<{ mode: string; max: number } | null>((c, m) => (c && c.max <= m.caps.max ? c : { mode: m.id, max: m.caps.max }), null);
     const ceiling = Math.min(row.max, tightest?.max ?? row.max);
-    if (!row.auto) return { id: row.id, criterion: row.criterion, max: row.max, auto: null, score: judgementAtBest ? ceiling : null, evidence: null, cap: tightest };
+    const modes = new Set(capping.map((m) => m.id));
+    const bearing = findings.flatMap((f, i) => ((row.auto && bearsOn(row.auto, f)) || (f.kind === 'signal' && f.mode !== undefined && modes.has(f.mode)) ? [i] : []));
+    if (!row.auto) return { id: row.id, criterion: row.criterion, max: row.max, auto: null, score: judgementAtBest ? ceiling : null, evidence: null, cap: tightest, findings: bearing };
     const holds = autoRowHolds(row.auto, evidence);
-    return { id: row.id, criterion: row.criterion, max: row.max, auto: row.auto, score: holds ? ceiling : 0, evidence: quote(row.auto, holds), cap: tightest };
+    return { id: row.id, criterion: row.criterion, max: row.max, auto: row.auto, score: holds ? ceiling : 0, evidence: quote(row.auto, holds), cap: tightest, findings: bearing };
   });
 }
 
-/** The decision so far from a card's rows. */
-export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean): DecisionSoFar {
+/** The grader's verdict on a card, when it is not PASS: it says so wherever the decision is no-hire. */
+export interface GraderWord {
+  verdict: string;
+  findings: readonly Pick<Finding, 'code' | 'severity'>[];
+}
+
+/** "the grader's verdict is CAUGHT (PK416, PK424, PK429)", or '' for a PASS. */
+function verdictWords(w: GraderWord | undefined): string {
+  if (!w || w.verdict === 'PASS') return '';
+  const codes = [...new Set(w.findings.filter((f) => f.severity === 'error').map((f) => f.code))];
+  return `the grader's verdict is ${w.verdict}${codes.length ? ` (${codes.join(', ')})` : ''}`;
+}
+
+/**
+ * The decision so far from a card's rows. A no-hire says what decides it: the veto (row, score,
+ * note), or the automatic rows that leave the card short of the hire bar, each with the grader's
+ * verdict and its codes when the grader did not pass the submission; a hire on automatic points
+ * alone names that verdict too.
+ */
+export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean, grader?: GraderWord): DecisionSoFar {
   const rubric = packet.rubric.data;
   const autoPoints = rows.reduce((n, r) => n + (r.score ?? 0), 0);
   const open = rows.filter((r) => r.score === null);
@@ -66,45 +95,36 @@ export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly
   const scores = Object.fromEntries(rows.filter((r) => r.score !== null).map((r) => [r.id, r.score!]));
   const vetoes = rubric.vetoes.filter((v) => v.row in scores && scores[v.row]! <= v.atMost).map((v) => ({ row: v.row, score: scores[v.row]!, atMost: v.atMost, note: v.note }));
   const base = { autoPoints, range: { min: autoPoints, max: best }, hireBar: rubric.hireBar, vetoes };
+  const caught = verdictWords(grader);
   if (!graded) return { ...base, state: 'not-graded', reason: 'the submission was not graded' };
-  if (vetoes.length) return { ...base, state: 'no-hire', reason: `veto on ${vetoes.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}` };
-  if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: `at most ${best} of the hire bar's ${rubric.hireBar}, whatever the reviewer scores` };
+  if (vetoes.length) return { ...base, state: 'no-hire', reason: `veto on ${vetoes.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}${caught ? `; ${caught}` : ''}` };
+  const short = `at most ${best} of the hire bar's ${rubric.hireBar}, whatever the reviewer scores`;
+  if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: caught ? `${caught}: its automatic rows leave ${short}` : short };
   if (open.length === 0) {
     const d = decide(rubric, scores);
     return { ...base, state: d.decision, reason: d.reason };
   }
   if (autoPoints >= rubric.hireBar && !rubric.vetoes.some((v) => open.some((r) => r.id === v.row))) {
-    return { ...base, state: 'hire', reason: `${autoPoints} automatic points clear the hire bar of ${rubric.hireBar}, and no veto watches the reviewer's rows` };
+    // A hire the grader did not pass says so: the rubric hires, and the findings are still there to read.
+    return { ...base, state: 'hire', reason: `${autoPoints} automatic points clear the hire bar of ${rubric.hireBar}, and no veto watches the reviewer's rows${caught ? `; yet ${caught}` : ''}` };
   }
   return { ...base, state: 'pending', reason: `${open.length} row${open.length === 1 ? '' : 's'} for the reviewer (${open.map((r) => r.id).join(', ')}); ${Math.max(0, rubric.hireBar - autoPoints)} more points reach the hire bar of ${rubric.hireBar}` };
 }
 
-/** How an automatic row's evidence reads on the card. */
+/** How an automatic row's evidence reads on the card: the first finding that bears on it (see `bearsOn`). */
 export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (auto: string, holds: boolean) => string {
-  const first = (pred: (f: Finding) => boolean) => j.findings.find(pred);
   const say = (f: Finding | undefined) => (f ? `${f.code} ${f.message}` : '');
   return (auto, holds) => {
     if (holds) {
       if (auto === 'tests' || auto === 'visible-tests' || auto === 'hidden-tests') return `green: ${j.description}`;
       if (auto === 'protected') return 'no protected file touched, none changed during the run';
-      if (auto === 'workspace') return 'only allowed files changed, no forbidden pattern, no runner hook';
+      if (auto === 'workspace') return 'only allowed files changed (none protected), no forbidden pattern, no runner hook';
       return 'the receipts are there, add up, keep the caps and name the code handed in';
     }
-    const runKinds = ['infra', 'run', 'tamper'];
-    switch (auto) {
-      case 'tests':
-        return say(first((f) => [...runKinds, 'tests', 'hidden-tests'].includes(f.kind))) || `red: ${j.description}`;
-      case 'visible-tests':
-        return say(first((f) => [...runKinds, 'tests'].includes(f.kind))) || `red: ${j.description}`;
-      case 'hidden-tests':
-        return say(first((f) => [...runKinds, 'hidden-tests'].includes(f.kind))) || `red: ${j.description}`;
-      case 'protected':
-        return say(first((f) => f.kind === 'protected' || f.code === 'PK425'));
-      case 'workspace':
-        return say(first((f) => f.kind === 'contract' || f.kind === 'unsafe' || f.kind === 'secret'));
-      default:
-        return say(first((f) => f.kind === 'receipts'));
-    }
+    const testRow = auto === 'tests' || auto === 'visible-tests' || auto === 'hidden-tests';
+    // Any other check reads as the receipts' (the only other one a take-home's card scores).
+    const against = say(j.findings.find((f) => bearsOn(testRow || auto === 'protected' || auto === 'workspace' ? auto : 'receipts', f)));
+    return against || (testRow ? `red: ${j.description}` : '');
   };
 }
 
@@ -211,8 +231,10 @@ export function buildScorecard(input: CardInput): Scorecard {
   const findings = [...(j?.findings ?? []), ...i.extra];
   // Stryker disable next-line ArrayDeclaration: equivalent; a made-up mode id caps no row.
   const none: AutoEvidence = { testsGreen: false, visibleGreen: false, hiddenGreen: false, protectedIntact: false, workspaceOk: false, receiptsOk: false, matchedModes: [] };
-  const evidence = j ? { ...autoEvidence(j), workspaceOk: autoEvidence(j).workspaceOk && !i.extra.some((f) => f.kind === 'secret') } : none;
-  const rows = cardRows(i.packet, evidence, j ? quoteEvidence({ description: j.description, findings }) : () => 'not graded');
+  // The findings from outside the judge count too: a secret fails the workspace row.
+  const evidence = j ? autoEvidence({ ...j, findings }) : none;
+  const rows = cardRows(i.packet, evidence, j ? quoteEvidence({ description: j.description, findings }) : () => 'not graded', false, findings);
+  const verdict = j ? verdictOf(findings) : 'REFUSED';
   return {
     schemaVersion: SCORECARD_SCHEMA_VERSION,
     kind: SCORECARD_KIND,
@@ -222,18 +244,28 @@ export function buildScorecard(input: CardInput): Scorecard {
     date: i.date,
     sandbox: i.sandbox,
     graded: j !== null,
-    verdict: j ? verdictOf(findings) : 'REFUSED',
+    verdict,
     tests: j ? { ...j.tests, failingVisible: j.failing.visible, failingHidden: j.failing.hidden, expected: i.expected, description: j.description } : null,
     findings,
     rows,
-    decision: decisionSoFar(i.packet, rows, j !== null && j.verdict !== 'INCONCLUSIVE'),
+    decision: decisionSoFar(i.packet, rows, j !== null && j.verdict !== 'INCONCLUSIVE', { verdict, findings }),
   };
 }
 
 /** Calibration: the card of a judgement with every judgement row at its best allowed score. */
 export function calibrationCard(packet: CodePacket, j: Pick<Judgement, 'testsGreen' | 'visibleGreen' | 'hiddenGreen' | 'findings' | 'signals' | 'description'>): { rows: CardRow[]; decision: Decision } {
-  const rows = cardRows(packet, autoEvidence(j), quoteEvidence(j), true);
+  const rows = cardRows(packet, autoEvidence(j), quoteEvidence(j), true, j.findings);
   return { rows, decision: decide(packet.rubric.data, Object.fromEntries(rows.map((r) => [r.id, r.score ?? 0]))) };
+}
+
+/**
+ * Where scoring goes on after the grader: the rubric page of the site, with a scorecard or the
+ * batch's summary imported. One sentence, for the end of scorecard.md and of `packet grade`;
+ * `code` marks a path or a command for the medium (backticks in Markdown, nothing on a terminal).
+ */
+export function nextStepWords(packetId: string, o: { card: string; summary: string; code?: (s: string) => string }): string {
+  const code = o.code ?? ((x: string) => x);
+  return `Score the reviewer's rows on the rubric page: open ${code(`/packets/${packetId}/rubric/`)} on the site (${code('npx packet preview')} serves it) and import ${o.summary} to score the batch's submissions one after another, or ${o.card} for a single submission.`;
 }
 
 /** The packet's own text on a line of the card (a table cell, the decision's reason): its Markdown kept, a newline, a `|` and any control character kept out. */
@@ -255,15 +287,20 @@ export function scorecardMarkdown(c: Scorecard): string {
   out.push(`- Graded ${c.date} by packet-kit ${c.kit.version}${c.sandbox ? ` in ${c.sandbox}` : ''}`);
   if (c.tests) out.push(`- Tests: ${markdownText(c.tests.description)}; expected ${c.tests.expected.visible} visible and ${c.tests.expected.hidden} held-out`);
   if (c.submission.dropped.length) out.push(`- Set aside (caches, version control): ${c.submission.dropped.map((p) => md(p)).join(', ')}`);
-  out.push('', '| row | score | evidence |', '|---|---|---|');
+  out.push('', '| row | score | evidence | findings |', '|---|---|---|---|');
+  const rowsOf = c.findings.map((_, i) => c.rows.filter((r) => (r.findings ?? []).includes(i)).map((r) => r.id));
   for (const r of c.rows) {
     const score = r.score === null ? `__ / ${r.cap ? `${r.cap.max} (capped by ${cell(r.cap.mode)})` : r.max}` : `${r.score} / ${r.max}`;
-    out.push(`| ${cell(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${r.evidence === null ? cell(r.criterion) : markdownText(r.evidence)} |`);
+    const codes = [...new Set((r.findings ?? []).map((i) => c.findings[i]!.code))];
+    out.push(`| ${cell(r.id)}${r.auto ? ` (auto: ${r.auto})` : ''} | ${score} | ${r.evidence === null ? cell(r.criterion) : markdownText(r.evidence)} | ${codes.join(' ') || '-'} |`);
   }
   out.push('');
   if (c.findings.length) {
-    out.push('## Findings', '', 'The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut.', '');
-    for (const f of c.findings) out.push(`- ${f.severity === 'warning' ? 'warning ' : ''}**${f.code}** ${f.file ? `${md(`${capLine(f.file)}${f.line ? `:${f.line}` : ''}`, Infinity)} ` : ''}${markdownText(f.message)} _Hint: ${markdownText(f.hint)}_`);
+    out.push('## Findings', '', 'The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut. Each names the rows it bears on; one on no row bears on the card as a whole.', '');
+    c.findings.forEach((f, i) => {
+      const on = rowsOf[i]!.length ? ` (row${rowsOf[i]!.length === 1 ? '' : 's'} ${rowsOf[i]!.map(cell).join(', ')})` : ' (the card as a whole)';
+      out.push(`- ${f.severity === 'warning' ? 'warning ' : ''}**${f.code}**${on} ${f.file ? `${md(`${capLine(f.file)}${f.line ? `:${f.line}` : ''}`, Infinity)} ` : ''}${markdownText(f.message)} _Hint: ${markdownText(f.hint)}_`);
+    });
     out.push('');
   } else out.push('No findings.', '');
   if (c.tests?.failingVisible.length || c.tests?.failingHidden.length) {
@@ -272,5 +309,7 @@ export function scorecardMarkdown(c: Scorecard): string {
     for (const t of c.tests.failingHidden) out.push(`> - held-out: ${md(t)}`);
     out.push('');
   }
+  const tick = (x: string) => `\`${x}\``;
+  out.push('## Next step', '', nextStepWords(c.packet.id, { card: `this card's ${tick('scorecard.json')} (beside this file)`, summary: `the batch's ${tick('summary.json')} (one folder up)`, code: tick }), '');
   return out.join('\n');
 }

@@ -54,6 +54,9 @@ const card = async (name: string, packet = 'scaffold') => JSON.parse(await readF
 beforeAll(async () => {
   t = await tempPackets();
   await t.add('scaffold');
+  // A workspace row beside the tests row: it must fail for the submission that edits a protected test.
+  const contractRow = ['  - id: contract', '    criterion: Only the files the ticket allows are changed.', '    max: 1', '    auto: workspace', '    levels:', '      0: A file outside the contract changed.', '      1: Only allowed files changed.'];
+  await t.edit('scaffold', 'rubric.mdx', 'hireBar: 6', [...contractRow, 'hireBar: 6'].join('\n'));
   await t.add('receipted');
   await t.edit('receipted', 'prompt.mdx', 'allow: ["src/**", "NOTES.md"]', 'allow: ["src/**", "NOTES.md", "receipts/**"]');
   await t.edit('receipted', 'prompt.mdx', 'budget:', 'receipts: { dir: receipts }\nbudget:');
@@ -88,8 +91,11 @@ describe('packet grade', () => {
     expect(exitCode).toBe(1);
     expect(stdout).toMatch(/grading 4 submissions/);
     expect(stdout).toMatch(/eve: REFUSED, tests not run, PK502/);
-    expect(stdout).toMatch(/good: PASS, tests 6\/6 expected passed; auto 3, pending/);
+    expect(stdout).toMatch(/good: PASS, tests 6\/6 expected passed; auto 4, pending/);
     expect(stdout).toMatch(/summary: out\/grades\/scaffold\/summary\.csv/);
+    // The next step, once, at the end: the rubric page and the summary to import as a queue.
+    expect(stdout.trimEnd().split('\n').filter((l) => l.includes('/rubric/'))).toHaveLength(1);
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^next: .*open \/packets\/scaffold\/rubric\/ on the site .* import out\/grades\/scaffold\/summary\.json /);
   });
 
   it('writes one scorecard per submission in its own folder, and nothing else', async () => {
@@ -126,6 +132,19 @@ describe('packet grade', () => {
     expect(c.tests!.ran).toBe(6);
   });
 
+  it('fails the workspace row of a submission that edited a protected test, quoting the edit beside the row', async () => {
+    const c = await card('protected');
+    const row = c.rows.find((r) => r.id === 'contract')!;
+    expect(row).toMatchObject({ auto: 'workspace', score: 0, findings: [0] });
+    expect(row.evidence).toMatch(/^PK424 tests\/test_duration\.py is protected, and the submission changed it/);
+    expect(c.rows.find((r) => r.id === 'correctness')).toMatchObject({ score: 3, findings: [] });
+    const md = await readFile(path.join(t.root, 'out/grades/scaffold/protected/scorecard.md'), 'utf8');
+    expect(md).not.toContain('only allowed files changed');
+    expect(md).toContain('- **PK424** (row contract) tests/test\\_duration.py');
+    expect(md.trimEnd().split('\n').at(-1)).toContain('open `/packets/scaffold/rubric/` on the site');
+    expect((await card('good')).rows.find((r) => r.id === 'contract')).toMatchObject({ score: 1, evidence: 'only allowed files changed (none protected), no forbidden pattern, no runner hook' });
+  });
+
   it('refuses the hostile archive with a scorecard that names why', async () => {
     const c = await card('eve');
     expect(c).toMatchObject({ graded: false, verdict: 'REFUSED', tests: null });
@@ -141,6 +160,8 @@ describe('packet grade', () => {
       ['eve', false, 'REFUSED', 'not run', ['PK502']],
       ['protected', true, 'CAUGHT', '6/6 expected passed', ['PK424']],
     ]);
+    expect(summary.kind).toBe('packet-kit/grade-summary');
+    for (const r of summary.rows) expect(r.scorecard).toEqual(await card(r.name));
     const csv = await readFile(path.join(t.root, 'out/grades/scaffold/summary.csv'), 'utf8');
     expect(csv.split('\n')[0]).toBe('name,sha256,graded,verdict,tests,errors,warnings,codes,auto_points,max_points,decision,scorecard');
     expect(csv.split('\n').filter(Boolean)).toHaveLength(5);

@@ -14,7 +14,7 @@ export const AUTO_CHECK_DOCS: Readonly<Record<AutoCheck, string>> = {
   'hidden-tests': 'No hidden test failed (the visible ones are not looked at).',
   'visible-tests': 'No visible test (the starter\'s) failed (the hidden ones are not looked at).',
   protected: 'No protected file (`protected` in prompt.mdx) was changed.',
-  workspace: 'Every changed file is inside `workspace.allow`, and no `workspace.forbid` pattern appears.',
+  workspace: 'Every changed file is one the submission may change (inside `workspace.allow`, and not protected: a protected file it changed fails this check as well as `protected`), no `workspace.forbid` pattern appears, no file hooks the runner, no file was refused and no secret was found.',
   receipts: 'The receipts (`receipts.dir` in prompt.mdx) are there, add up, keep the budget\'s caps and name the code handed in (take-homes only).',
   choices: 'Labs and drills: the share of the candidate\'s choices that match the key, as the row\'s maximum times the matches over the suggestions or diffs, rounded down.',
 };

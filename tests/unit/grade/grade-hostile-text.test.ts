@@ -162,7 +162,7 @@ describe('what a submission prints or names, in the reports', () => {
     expect(md).toContain('\\<img src=x onerror=alert(1)\\>');
     expect(md).not.toMatch(/^# Decision/m);
     expect(md).not.toMatch(/^\| hire/m);
-    expect(md.split('\n').map((l) => l.match(/^#+ .*/)?.[0]).filter(Boolean)).toEqual([`# scaffold 0.1.0: ${name.replace(/_/g, '\\_')}`, '## Findings', '## Failing tests']);
+    expect(md.split('\n').map((l) => l.match(/^#+ .*/)?.[0]).filter(Boolean)).toEqual([`# scaffold 0.1.0: ${name.replace(/_/g, '\\_')}`, '## Findings', '## Failing tests', '## Next step']);
     for (const line of md.split('\n')) expect(line.length).toBeLessThan(4200);
     expect(md.length).toBeLessThan(40_000);
     // Shown, escaped, and labelled as the submission's.

@@ -397,9 +397,11 @@ describe('automatic rubric rows', () => {
 
   it('takes the evidence from a judgement', () => {
     const touched = judge(rules, evidence({ protectedEdits: [{ file: 'tests/test_calc.py', change: 'changed' }] }));
-    expect(autoEvidence(touched)).toMatchObject({ testsGreen: true, protectedIntact: false, workspaceOk: true });
+    // A protected file the submission changed is a changed file it may not change: the workspace check fails too.
+    expect(autoEvidence(touched)).toMatchObject({ testsGreen: true, protectedIntact: false, workspaceOk: false });
     const during = judge(rules, evidence({ protectedAfter: [{ file: 'tests/test_calc.py', problem: 'is gone' }] }));
-    expect(autoEvidence(during)).toMatchObject({ testsGreen: false, protectedIntact: false });
+    // Rewritten during the run is the code's tampering, not a file the submission changed.
+    expect(autoEvidence(during)).toMatchObject({ testsGreen: false, protectedIntact: false, workspaceOk: true });
     const outside = judge(rules, evidence({ before: new Map([...evidence().before, ['x.py', '']]) }));
     expect(autoEvidence(outside)).toMatchObject({ workspaceOk: false, protectedIntact: true });
     const unsafe = judge(rules, evidence({ before: new Map([...evidence().before, ['src/y.py', { unsafe: 'a FIFO' }]]) }));

@@ -112,7 +112,7 @@ describe('the evidence quoted for an automatic row', () => {
       'green: 5 ran, 0 failed (exit 1)',
       'green: 5 ran, 0 failed (exit 1)',
       'no protected file touched, none changed during the run',
-      'only allowed files changed, no forbidden pattern, no runner hook',
+      'only allowed files changed (none protected), no forbidden pattern, no runner hook',
       'the receipts are there, add up, keep the caps and name the code handed in',
     ]);
   });
@@ -131,7 +131,9 @@ describe('the evidence quoted for an automatic row', () => {
     const tests = quoteEvidence({ description: 'd', findings: [f('signal', 'PK430'), f('hidden-tests', 'PK416'), f('tests', 'PK415')] });
     expect(['tests', 'visible-tests', 'hidden-tests'].map((a) => tests(a, false))).toEqual(['PK416 PK416 message', 'PK415 PK415 message', 'PK416 PK416 message']);
     const kinds = quoteEvidence({ description: 'd', findings: [f('infra', 'PK410'), f('protected', 'PK424'), f('contract', 'PK426')] });
-    expect(['tests', 'visible-tests', 'hidden-tests', 'protected', 'workspace'].map((a) => kinds(a, false))).toEqual(['PK410 PK410 message', 'PK410 PK410 message', 'PK410 PK410 message', 'PK424 PK424 message', 'PK426 PK426 message']);
+    // A protected file the submission changed is evidence against the workspace row too: it is a change the submission may not make.
+    expect(['tests', 'visible-tests', 'hidden-tests', 'protected', 'workspace'].map((a) => kinds(a, false))).toEqual(['PK410 PK410 message', 'PK410 PK410 message', 'PK410 PK410 message', 'PK424 PK424 message', 'PK424 PK424 message']);
+    expect(quoteEvidence({ description: 'd', findings: [f('infra', 'PK410'), f('contract', 'PK426'), f('protected', 'PK424')] })('workspace', false)).toBe('PK426 PK426 message');
     expect(quoteEvidence({ description: 'd', findings: [f('run', 'PK413')] })('visible-tests', false)).toBe('PK413 PK413 message');
   });
 
@@ -206,7 +208,7 @@ describe('the scorecard of a graded submission', () => {
           testsGreen: false,
           visibleGreen: false,
           hiddenGreen: false,
-          findings: [{ ...f('tests', 'PK415', 'Visible tests failed | twice.\nSee the output.'), file: 'src/a.py', line: 3 }, { ...f('signal', 'PK430', 'A signal matched.'), file: 'src/b.py' }],
+          findings: [{ ...f('tests', 'PK415', 'Visible tests failed | twice.\nSee the output.'), file: 'src/a.py', line: 3 }, { ...f('signal', 'PK430', 'A signal matched.'), file: 'src/b.py', mode: 'loose' }],
           signals: [{ mode: 'loose', where: 'src/b.py', line: 'x' }],
           failing: { visible: ['tests/test_a.py::T::test_x'], hidden: ['tests/test_h.py::H::test_y'] },
           description: '5 ran, 2 failed (exit 1)',
@@ -217,7 +219,7 @@ describe('the scorecard of a graded submission', () => {
     expect(scorecardMarkdown(card)).toMatchInlineSnapshot(`
       "# fetch-retry 1.2.0: eve
 
-      **CAUGHT**, decision so far: **no-hire** (veto on tests (0 <= 0): red tests are a no).
+      **CAUGHT**, decision so far: **no-hire** (veto on tests (0 <= 0): red tests are a no; the grader's verdict is CAUGHT (PK415, PK430)).
 
       - Submission: subs/eve (folder, sha256 \`unknown\`)
       - Packet digest: \`dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\` (the submission names \`cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\`)
@@ -225,19 +227,19 @@ describe('the scorecard of a graded submission', () => {
       - Graded 2026-11-30T12:00:00.000Z by packet-kit 0.1.0 in bubblewrap
       - Tests: 5 ran, 2 failed (exit 1); expected 3 visible and 2 held-out
 
-      | row | score | evidence |
-      |---|---|---|
-      | tests (auto: tests) | 0 / 4 | PK415 Visible tests failed \\| twice.\\\\nSee the output. |
-      | design | __ / 2 (capped by loose) | The design is sound |
-      | notes | __ / 2 | Notes are honest |
+      | row | score | evidence | findings |
+      |---|---|---|---|
+      | tests (auto: tests) | 0 / 4 | PK415 Visible tests failed \\| twice.\\\\nSee the output. | PK415 |
+      | design | __ / 2 (capped by loose) | The design is sound | PK430 |
+      | notes | __ / 2 | Notes are honest | - |
 
       ## Findings
 
-      The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut.
+      The file names, test ids and lines these findings quote come from the submission and are not verified; they are shown escaped and cut. Each names the rows it bears on; one on no row bears on the card as a whole.
 
-      - **PK415** src/a.py:3 Visible tests failed \\| twice.\\\\nSee the output. _Hint: Fix PK415._
-      - **PK430** src/b.py A signal matched. _Hint: Fix PK430._
-      - warning **PK511** Names version 1.1.0. _Hint: Fix PK511._
+      - **PK415** (row tests) src/a.py:3 Visible tests failed \\| twice.\\\\nSee the output. _Hint: Fix PK415._
+      - **PK430** (row design) src/b.py A signal matched. _Hint: Fix PK430._
+      - warning **PK511** (the card as a whole) Names version 1.1.0. _Hint: Fix PK511._
 
       ## Failing tests
 
@@ -245,6 +247,10 @@ describe('the scorecard of a graded submission', () => {
 
       > - visible: tests/test\\_a.py::T::test\\_x
       > - held-out: tests/test\\_h.py::H::test\\_y
+
+      ## Next step
+
+      Score the reviewer's rows on the rubric page: open \`/packets/fetch-retry/rubric/\` on the site (\`npx packet preview\` serves it) and import the batch's \`summary.json\` (one folder up) to score the batch's submissions one after another, or this card's \`scorecard.json\` (beside this file) for a single submission.
       "
     `);
   });
@@ -261,13 +267,17 @@ describe('the scorecard of a graded submission', () => {
       - Graded 2026-11-30T12:00:00.000Z by packet-kit 0.1.0
       - Tests: 5 ran, 0 failed, canaries 2/2 red (exit 1); expected 3 visible and 2 held-out
 
-      | row | score | evidence |
-      |---|---|---|
-      | tests (auto: tests) | 4 / 4 | green: 5 ran, 0 failed, canaries 2/2 red (exit 1) |
-      | design | __ / 3 | The design is sound |
-      | notes | __ / 2 | Notes are honest |
+      | row | score | evidence | findings |
+      |---|---|---|---|
+      | tests (auto: tests) | 4 / 4 | green: 5 ran, 0 failed, canaries 2/2 red (exit 1) | - |
+      | design | __ / 3 | The design is sound | - |
+      | notes | __ / 2 | Notes are honest | - |
 
       No findings.
+
+      ## Next step
+
+      Score the reviewer's rows on the rubric page: open \`/packets/fetch-retry/rubric/\` on the site (\`npx packet preview\` serves it) and import the batch's \`summary.json\` (one folder up) to score the batch's submissions one after another, or this card's \`scorecard.json\` (beside this file) for a single submission.
       "
     `);
   });

@@ -67,7 +67,7 @@ describe('the scorecard', () => {
     const md = scorecardMarkdown(card);
     expect(md).toContain('**REFUSED**');
     expect(md).toContain('**PK502**');
-    expect(md).toContain('| tests (auto: tests) | 0 / 3 | not graded |');
+    expect(md).toContain('| tests (auto: tests) | 0 / 3 | not graded | - |');
   });
 
   it('keeps the packet\'s own text (a criterion, a veto note) on its line: no newline, row or control character of its own', () => {
@@ -92,7 +92,7 @@ describe('the scorecard', () => {
     expect(card.rows[0]).toMatchObject({ score: 0, evidence: 'PK510 A secret in src/config.py.' });
     expect(card.verdict).toBe('CAUGHT');
     const warned = buildScorecard({ ...input, extra: [{ ...secret, code: 'PK511', kind: 'version', severity: 'warning' }] });
-    expect(warned.rows[0]).toMatchObject({ score: 2, evidence: 'only allowed files changed, no forbidden pattern, no runner hook' });
+    expect(warned.rows[0]).toMatchObject({ score: 2, evidence: 'only allowed files changed (none protected), no forbidden pattern, no runner hook' });
     expect(warned.verdict).toBe('PASS');
   });
 });
