@@ -10,6 +10,8 @@ import { THRESHOLDS, type AgreementReport, type Split } from './agreement.ts';
 
 const num = (v: number | null) => (v === null ? '—' : v.toFixed(2));
 const ci = (i: { lower: number; upper: number } | null) => (i ? `[${i.lower.toFixed(2)}, ${i.upper.toFixed(2)}]` : '');
+const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
+const pctCi = (i: { lower: number; upper: number } | null) => (i ? `[${pct(i.lower)}, ${pct(i.upper)}]` : '');
 const splitText = (s: Split) => `${s.submission} (${Object.entries(s.by).map(([r, v]) => `${r} ${v}`).join(', ')})`;
 
 /** The verdict lines: what is too vague and who is off the key. */
@@ -19,6 +21,7 @@ function findings(r: AgreementReport): string[] {
     const stat = row.kappa !== null && (row.alpha === null || row.kappa < row.alpha) ? `kappa ${num(row.kappa)}` : `alpha ${num(row.alpha)}`;
     out.push(`row "${row.id}" is too vague (${stat}, under ${THRESHOLDS.alpha}): the reviewers split on ${row.splits.map(splitText).join('; ') || 'no single submission'}`);
   }
+  for (const s of r.decision.splits) out.push(`the reviewers reach different decisions on ${splitText(s)}`);
   if (r.totals.vague) out.push(`the totals are too vague (ICC(2,1) ${num(r.totals.icc)}, under ${THRESHOLDS.icc})`);
   for (const k of r.key?.reviewers ?? []) {
     if (!k.offKey) continue;
@@ -49,7 +52,7 @@ export function agreementTerminal(r: AgreementReport): string {
   ]);
   body.push(['totals ICC(2,1)', num(r.totals.icc), ci(r.totals.interval), ...(r.reviewers.length === 2 ? ['', ''] : []), String(r.totals.submissions), r.totals.vague ? 'TOO VAGUE' : r.totals.icc === null ? '—' : 'ok']);
   body.push(['decision alpha', num(r.decision.alpha), ci(r.decision.alphaInterval), ...(r.reviewers.length === 2 ? ['', ''] : []), String(r.decision.submissions), '']);
-  body.push(['decision agree %', r.decision.percent === null ? '—' : `${Math.round(r.decision.percent * 100)}%`, ci(r.decision.percentInterval && { lower: r.decision.percentInterval.lower * 100, upper: r.decision.percentInterval.upper * 100 }).replace(/\.00/g, ''), ...(r.reviewers.length === 2 ? ['', ''] : []), String(r.decision.submissions), '']);
+  body.push(['decision agree %', pct(r.decision.percent), pctCi(r.decision.percentInterval), ...(r.reviewers.length === 2 ? ['', ''] : []), String(r.decision.submissions), '']);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   lines.push(fmt(header), ...body.map(fmt), '');
@@ -78,8 +81,7 @@ export function agreementMarkdown(r: AgreementReport): string {
   for (const row of r.rows) out.push(`| ${m(row.id)} | ${num(row.alpha)} | ${ci(row.alphaInterval)} |${two ? ` ${num(row.kappa)} | ${ci(row.kappaInterval)} |` : ''} ${row.submissions} | ${row.vague ? '**too vague**' : row.alpha === null ? m(row.note ?? '') : 'ok'} |`);
   out.push('', '## Totals and decisions', '');
   out.push(`- ICC(2,1) of the totals: ${num(r.totals.icc)} ${ci(r.totals.interval)} over ${r.totals.submissions} submissions${r.totals.note ? ` (${m(r.totals.note)})` : ''}${r.totals.vague ? ' — **too vague**' : ''}`);
-  out.push(`- Decisions: ${r.decision.percent === null ? '—' : `${Math.round(r.decision.percent * 100)}%`} of reviewer pairs agree ${ci(r.decision.percentInterval)}; alpha (nominal) ${num(r.decision.alpha)} ${ci(r.decision.alphaInterval)}`);
-  for (const s of r.decision.splits) out.push(`  - split on ${m(splitText(s))}`);
+  out.push(`- Decisions: ${pct(r.decision.percent)} of reviewer pairs agree ${pctCi(r.decision.percentInterval)}; alpha (nominal) ${num(r.decision.alpha)} ${ci(r.decision.alphaInterval)}`);
   out.push('', `## Combined decisions (${r.rule.rows} per row, veto: ${r.rule.veto})`, '', '| Submission | Decision | Total | Why |', '|---|---|---|---|');
   for (const s of r.submissions) out.push(`| ${m(s.label)} | ${s.combined ? s.combined.decision : 'not decided'} | ${s.combined ? `${s.combined.total} of ${s.combined.max}` : ''} | ${s.combined ? m(s.combined.reason) : 'no sheet scores every row'} |`);
   if (r.key) {
@@ -152,7 +154,7 @@ svg .grid{stroke:#e1e4e8}svg .bar{fill:#3b6fb6}svg .bar.vague{fill:#c2410c}svg .
 ${rows}
 </tbody></table>
 <h2>Totals and decisions</h2>
-<p>ICC(2,1) of the totals: ${num(r.totals.icc)} ${ci(r.totals.interval)} over ${r.totals.submissions} submissions${r.totals.note ? ` (${h(r.totals.note)})` : ''}. Decisions: ${r.decision.percent === null ? '—' : `${Math.round(r.decision.percent * 100)}%`} of reviewer pairs agree ${ci(r.decision.percentInterval)}; alpha (nominal) ${num(r.decision.alpha)} ${ci(r.decision.alphaInterval)}.</p>
+<p>ICC(2,1) of the totals: ${num(r.totals.icc)} ${ci(r.totals.interval)} over ${r.totals.submissions} submissions${r.totals.note ? ` (${h(r.totals.note)})` : ''}. Decisions: ${pct(r.decision.percent)} of reviewer pairs agree ${pctCi(r.decision.percentInterval)}; alpha (nominal) ${num(r.decision.alpha)} ${ci(r.decision.alphaInterval)}.</p>
 <h2>Combined decisions (${h(r.rule.rows)} per row, veto: ${h(r.rule.veto)})</h2>
 <table><thead><tr><th>Submission</th><th>Decision</th><th>Total</th><th>Why</th></tr></thead><tbody>
 ${combined}

@@ -26,7 +26,7 @@ export async function agreementCommand(args: string[], io: CliIo): Promise<numbe
     return 2;
   }
   const { report, skipped } = outcome;
-  io.out(agreementTerminal(report) + (skipped ? `(${skipped} JSON file${skipped === 1 ? '' : 's'} in the folders named were not scored sheets and were left out)\n` : ''));
+  io.out(agreementTerminal(report) + (skipped ? `(${skipped === 1 ? '1 JSON file in the folders named is not a scored sheet and was' : `${skipped} JSON files in the folders named are not scored sheets and were`} left out)\n` : ''));
   const outputs = [
     [values.json, () => `${JSON.stringify(report, null, 2)}\n`],
     [values.markdown, () => agreementMarkdown(report)],
