@@ -149,7 +149,9 @@ export function agreementReport(packet: { id: string; version: string; digest: s
   const icc = intraclass(table);
   const totalsNote = icc
     ? null
-    : full.length < 2
+    : reviewerNames.length < 2
+      ? 'one reviewer: no agreement between reviewers to measure'
+      : full.length < 2
       ? `ICC needs two submissions or more scored on every row by all ${reviewerNames.length} reviewers (${full.length} are)`
       : 'the totals do not vary (every reviewer gave every submission the same total)';
 

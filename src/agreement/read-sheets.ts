@@ -14,6 +14,9 @@ import { reviewSheet, sheetHead, type ReviewSheet } from './sheet.ts';
  * report. Every bad sheet is a diagnostic; any diagnostic means no report.
  */
 
+/** A sheet is a few kilobytes; a file much larger is not one, and is not read into memory. */
+const MAX_SHEET_BYTES = 1024 * 1024;
+
 /** What the command passes. */
 export interface AgreementRun {
   inputs: readonly string[];
@@ -53,6 +56,11 @@ export async function runAgreement(run: AgreementRun): Promise<AgreementOutcome>
       continue;
     }
     for (const { file, named } of listed.files) {
+      const size = await stat(path.resolve(run.cwd, file)).then((i) => i.size, () => 0);
+      if (size > MAX_SHEET_BYTES) {
+        diagnostics.push(diagnose(GradeErrors.SheetUnreadable, { file }, { reason: `it is ${size} bytes, more than a scored sheet's ${MAX_SHEET_BYTES}` }));
+        continue;
+      }
       const source = await readFile(path.resolve(run.cwd, file), 'utf8').catch((err: Error) => err);
       if (source instanceof Error) {
         diagnostics.push(diagnose(GradeErrors.SheetUnreadable, { file }, { reason: source.message }));

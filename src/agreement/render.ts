@@ -14,6 +14,13 @@ const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%
 const pctCi = (i: { lower: number; upper: number } | null) => (i ? `[${pct(i.lower)}, ${pct(i.upper)}]` : '');
 const splitText = (s: Split) => `${s.submission} (${Object.entries(s.by).map(([r, v]) => `${r} ${v}`).join(', ')})`;
 
+/** A row's state in a word or two. */
+function rowState(row: AgreementReport['rows'][number]): string {
+  if (row.vague) return 'TOO VAGUE';
+  if (row.alpha !== null) return 'ok';
+  return row.submissions > 0 && row.splits.length === 0 ? 'no variation' : 'no data';
+}
+
 /** The verdict lines: what is too vague and who is off the key. */
 function findings(r: AgreementReport): string[] {
   const out: string[] = [];
@@ -40,6 +47,7 @@ export function agreementTerminal(r: AgreementReport): string {
   const t = (s: string) => forTerminal(s);
   const lines: string[] = [];
   lines.push(`agreement on ${t(r.packet.id)} ${t(r.packet.version)}: ${r.reviewers.length} reviewers (${r.reviewers.map((x) => t(x.name)).join(', ')}), ${r.submissions.length} submissions`);
+  for (const x of r.reviewers) lines.push(`  ${t(x.name)}: ${x.sheets} sheet${x.sheets === 1 ? '' : 's'} (${x.blind} scored blind, ${x.overrides} automatic row${x.overrides === 1 ? '' : 's'} overridden)`);
   lines.push('');
   const header = ['row', 'alpha', '95% CI', ...(r.reviewers.length === 2 ? ['kappa', '95% CI'] : []), 'n', ''];
   const body = r.rows.map((row) => [
@@ -48,7 +56,7 @@ export function agreementTerminal(r: AgreementReport): string {
     ci(row.alphaInterval),
     ...(r.reviewers.length === 2 ? [num(row.kappa), ci(row.kappaInterval)] : []),
     String(row.submissions),
-    row.vague ? 'TOO VAGUE' : row.note && row.alpha === null ? 'no variation' : 'ok',
+    rowState(row),
   ]);
   body.push(['totals ICC(2,1)', num(r.totals.icc), ci(r.totals.interval), ...(r.reviewers.length === 2 ? ['', ''] : []), String(r.totals.submissions), r.totals.vague ? 'TOO VAGUE' : r.totals.icc === null ? '—' : 'ok']);
   body.push(['decision alpha', num(r.decision.alpha), ci(r.decision.alphaInterval), ...(r.reviewers.length === 2 ? ['', ''] : []), String(r.decision.submissions), '']);
