@@ -105,7 +105,7 @@ function chartSvg(r: AgreementReport): string {
   const bars: { label: string; value: number | null; interval: BootstrapInterval | { lower: number; upper: number } | null; threshold: number; vague: boolean }[] = [
     ...r.rows.map((row) => ({ label: row.id, value: row.alpha, interval: row.alphaInterval, threshold: THRESHOLDS.alpha, vague: row.vague })),
     { label: 'totals ICC(2,1)', value: r.totals.icc, interval: r.totals.interval, threshold: THRESHOLDS.icc, vague: r.totals.vague },
-    { label: 'decision alpha', value: r.decision.alpha, interval: r.decision.alphaInterval, threshold: THRESHOLDS.alpha, vague: false },
+    { label: 'decision alpha', value: r.decision.alpha, interval: r.decision.alphaInterval, threshold: THRESHOLDS.alpha, vague: r.decision.alpha !== null && r.decision.alpha < THRESHOLDS.alpha },
   ];
   const rowH = 28;
   const left = 180;
@@ -147,7 +147,7 @@ export function agreementHtml(r: AgreementReport): string {
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #c9ced6;padding:.3rem .6rem;text-align:left;vertical-align:top}
-tr.vague{background:#fff1f0}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}svg .tick{fill:#57606a}
+tr.vague{background:#fff1f0}td{white-space:nowrap}td:last-child{white-space:normal}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}svg .tick{fill:#57606a}
 svg .grid{stroke:#e1e4e8}svg .bar{fill:#3b6fb6}svg .bar.vague{fill:#c2410c}svg .ci{stroke:#1b1f24;stroke-width:2}svg .threshold{stroke:#c2410c;stroke-dasharray:3 2}
 </style>
 </head>

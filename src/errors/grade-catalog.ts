@@ -219,7 +219,7 @@ export const GradeErrors = {
     title: 'A scored sheet cannot be read',
     severity: 'error',
     message: ({ reason }) => `This scored sheet cannot be read: ${reason}. No agreement was computed.`,
-    hint: () => 'Name the JSON files the rubric page exported (Export sheet), or a folder holding them; export the card again if the file is damaged.',
+    hint: () => 'Name the JSON files the rubric page exported (Export scored sheet), or a folder holding them; export the card again if the file is damaged.',
   }),
   SheetInvalid: entry<{ field: string; problem: string; fix: string }>({
     code: 'PK551',

@@ -42,7 +42,8 @@ export async function agreementCommand(args: string[], io: CliIo): Promise<numbe
       io.err(renderDiagnostic(diagnose(GradeErrors.AgreementOutUnwritable, { file }, { reason: failed.message })));
       return 2;
     }
-    io.out(`wrote ${path.relative(io.cwd, at) || at}\n`);
+    const shown = path.relative(io.cwd, at);
+    io.out(`wrote ${shown && !shown.startsWith('..') ? shown : at}\n`);
   }
   const vague = report.vague.rows.length > 0 || report.vague.totals || (report.key?.reviewers.some((k) => k.offKey) ?? false);
   return vague ? 1 : 0;
