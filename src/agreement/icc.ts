@@ -16,8 +16,8 @@ export interface IccResult {
   icc2: number;
   /** Two-way mixed, consistency, single rater. */
   icc3: number;
-  /** The interval of ICC(2,1) at `level`. */
-  interval: { lower: number; upper: number; level: number };
+  /** The interval of ICC(2,1) at `level`; null where the F-based interval is undefined (no residual and no rater variance, ICC(2,1) = 1 exactly, gives [1, 1]). */
+  interval: { lower: number; upper: number; level: number } | null;
   /** Targets and raters. */
   n: number;
   k: number;
@@ -46,11 +46,12 @@ export function intraclass(table: readonly (readonly number[])[], level = 0.95):
   const icc1 = (msr - msw) / (msr + (k - 1) * msw);
   const icc2 = (msr - mse) / d2;
   const icc3 = (msr - mse) / (msr + (k - 1) * mse);
-  return { icc1, icc2, icc3, interval: { ...icc2Interval(icc2, n, k, msr, msc, mse, level), level }, n, k, ms: { rows: msr, columns: msc, error: mse, within: msw } };
+  const bounds = icc2 >= 1 ? { lower: 1, upper: 1 } : icc2Interval(icc2, n, k, msr, msc, mse, level);
+  return { icc1, icc2, icc3, interval: bounds && { ...bounds, level }, n, k, ms: { rows: msr, columns: msc, error: mse, within: msw } };
 }
 
-/** McGraw & Wong's interval of ICC(A,1), clamped to [-1, 1]. */
-function icc2Interval(icc: number, n: number, k: number, msr: number, msc: number, mse: number, level: number): { lower: number; upper: number } {
+/** McGraw & Wong's interval of ICC(A,1), clamped to [-1, 1]; null when its degrees of freedom are undefined. */
+function icc2Interval(icc: number, n: number, k: number, msr: number, msc: number, mse: number, level: number): { lower: number; upper: number } | null {
   const tail = 1 - (1 - level) / 2;
   const a = (k * icc) / (n * (1 - icc));
   const b = 1 + (k * icc * (n - 1)) / (n * (1 - icc));
@@ -59,6 +60,7 @@ function icc2Interval(icc: number, n: number, k: number, msr: number, msc: numbe
   const fHigh = fQuantile(tail, v, n - 1);
   const lower = (n * (msr - fLow * mse)) / (fLow * (k * msc + (k * n - k - n) * mse) + n * msr);
   const upper = (n * (fHigh * msr - mse)) / (k * msc + (k * n - k - n) * mse + n * fHigh * msr);
-  const clamp = (x: number) => (Number.isFinite(x) ? Math.max(-1, Math.min(1, x)) : x > 0 ? 1 : -1);
+  if (!Number.isFinite(lower) || !Number.isFinite(upper)) return null;
+  const clamp = (x: number) => Math.max(-1, Math.min(1, x));
   return { lower: clamp(lower), upper: clamp(upper) };
 }

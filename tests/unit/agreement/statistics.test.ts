@@ -96,8 +96,18 @@ describe('the intraclass correlation', () => {
   });
   it("gives McGraw and Wong's F-based interval of ICC(2,1), as psych::ICC prints it", () => {
     const r = intraclass(SHROUT_FLEISS)!;
-    expect(r.interval.lower).toBeCloseTo(0.019, 3);
-    expect(r.interval.upper).toBeCloseTo(0.76, 2);
+    expect(r.interval!.lower).toBeCloseTo(0.019, 3);
+    expect(r.interval!.upper).toBeCloseTo(0.76, 2);
+  });
+  it('gives [1, 1] for totals in perfect agreement, and an interval inside [-1, 1] for a negative ICC', () => {
+    expect(intraclass([[1, 1], [2, 2], [3, 3]])).toMatchObject({ icc2: 1, interval: { lower: 1, upper: 1 } });
+    const negative = intraclass([[1, 3], [3, 1], [2, 2], [1, 2]])!;
+    expect(negative.icc2).toBeLessThan(0);
+    // The same formula with SciPy's F quantiles: lower -1.837 (clamped to -1), upper 0.21218.
+    expect(negative.interval!.lower).toBe(-1);
+    expect(negative.interval!.upper).toBeCloseTo(0.212, 3);
+    // No variance between targets or between raters: the interval's degrees of freedom are undefined.
+    expect(intraclass([[1, 3], [3, 1], [2, 2]])!.interval).toBeNull();
   });
   it('refuses a table too small or without variance', () => {
     expect(intraclass([[1, 2]])).toBeNull();
