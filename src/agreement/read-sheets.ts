@@ -85,7 +85,7 @@ export async function runAgreement(run: AgreementRun): Promise<AgreementOutcome>
     });
     return { ok: false, diagnostics: [diagnose(GradeErrors.SheetsOfSeveralVersions, { file: heads[0]!.file }, { versions: shown.join('; ') })] };
   }
-  const { id, version, digest } = heads[0]!;
+  const { id, digest } = heads[0]!;
   const loaded = await loadPackets({ packetsDir: run.packets, cwd: run.cwd, ids: [id] });
   const packet = loaded.packets.find((p) => p.id === id);
   if (!packet || packet.digest !== digest) {

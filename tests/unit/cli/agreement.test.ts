@@ -95,13 +95,16 @@ describe('packet agreement', () => {
   });
 
   it('escapes what a sheet says wherever it is shown', async () => {
-    const evil = '<img src=x onerror=alert(1)>\u001b[2J';
+    const evil = '<img src=x onerror=alert(1)>|\u001b[2J';
     await write({ 'a.json': sheet(evil, 1, full(3, 3, 3, 2, 2)), 'b.json': sheet('bob', 1, full(3, 3, 0, 2, 2)), 'c.json': sheet(evil, 2, full(1, 1, 1, 1, 1)), 'd.json': sheet('bob', 2, full(1, 1, 2, 1, 1)) });
     const { out } = await run(['.', '--html', 'a.html', '--markdown', 'a.md']);
     expect(out).not.toContain('\u001b');
     const html = await readFile(path.join(dir, 'a.html'), 'utf8');
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img');
+    const md = await readFile(path.join(dir, 'a.md'), 'utf8');
+    expect(md).not.toMatch(/[^\\]<img/);
+    expect(md).toContain('\\<img src=x onerror=alert(1)\\>\\|\\\\u001b');
   });
 
   it('compares each reviewer with a calibration key and names the one off it', async () => {
