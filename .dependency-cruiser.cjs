@@ -24,8 +24,8 @@ const LAYERS = [
   ['runs'],
   // The runs: a rehearsal with models, the grading of a candidate, the mutation of a packet.
   ['rehearse', 'grade', 'mutate'],
-  // `packet check` (lint, file policy, version drift); reports; the generated references.
-  ['check', 'report', 'docs'],
+  // `packet check` (lint, file policy, version drift); reports; the generated references; reviewer agreement.
+  ['check', 'report', 'docs', 'agreement'],
   // The zips and the site build (it runs the check first).
   ['bundle'],
   // The commands: parse, call, print.

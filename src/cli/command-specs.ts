@@ -308,6 +308,31 @@ another, or one scorecard.json.`,
   exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, a lab or drill, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
 });
 
+export const agreementSpec = defineCommand({
+  name: 'agreement',
+  summary: 'how far reviewers agree, from their exported scored sheets',
+  usage: '<sheets or folders...> [options]',
+  description: `Read the scored sheets several reviewers exported from the rubric page (files, or folders
+searched for *.json) for the same submissions of one packet version, and report per rubric row
+Krippendorff's alpha (ordinal) and, for two reviewers, Cohen's kappa with quadratic weights;
+ICC(2,1) of the totals with its F-based interval; agreement on the decision; a bootstrap
+interval for each; the rows under alpha or kappa 0.6 and totals under ICC 0.75 as too vague,
+with the submissions the reviewers split on; and each submission's combined decision by the
+rubric's \`combine\` rule. Sheets are matched by reviewer and by the submission's sha256 (the
+candidate's name for a blank card). With --key, each reviewer against a calibration key.`,
+  positionals: true,
+  flags: {
+    packets: SHARED_FLAGS.packets,
+    key: { type: 'string', value: 'FILE', description: 'a calibration key (packet calibrate): each reviewer\'s decisions and sure rows against it' },
+    json: { type: 'string', value: 'FILE', description: 'also write the report as JSON' },
+    markdown: { type: 'string', value: 'FILE', description: 'also write the report as Markdown' },
+    html: { type: 'string', value: 'FILE', description: 'also write the report as one HTML page with a chart' },
+    seed: { type: 'integer', min: 0, value: 'N', default: 23, description: 'the seed of the bootstrap intervals' },
+    resamples: { type: 'integer', min: 100, value: 'N', default: 1000, description: 'bootstrap resamples per interval' },
+  },
+  exit: '0 every row, the totals and every reviewer on the key agree well enough; 1 a row or the totals too vague, or a reviewer off the key; 2 a sheet or key that cannot be used (PK550-PK556: nothing is reported), a report file that cannot be written (PK557), or a bad flag.',
+});
+
 export const mergeReportsSpec = defineCommand({
   name: 'merge-reports',
   summary: 'join the reports of sharded rehearsals into one',
@@ -392,6 +417,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   buildSpec,
   previewSpec,
   gradeSpec,
+  agreementSpec,
   mutateSpec,
   serveModelSpec,
 ];

@@ -57,6 +57,9 @@ export function combineScores(rubric: Pick<RubricFrontmatter, 'rows' | 'hireBar'
   const clears = base.total >= rubric.hireBar;
   const decision = clears && vetoes.length === 0 ? 'hire' : 'no-hire';
   const who = rule.veto === 'any' ? 'a reviewer' : 'a majority of reviewers';
-  const reason = vetoes.length ? `veto on ${vetoes.map((v) => v.row).join(', ')} (fired by ${who})` : base.reason;
+  // The base reason may name a veto the rule does not hold (a majority rule, one reviewer's 0): say the total then.
+  const reason = vetoes.length
+    ? `veto on ${vetoes.map((v) => v.row).join(', ')} (fired by ${who})`
+    : `${base.total} of ${base.max} ${clears ? 'clears' : 'is below'} the hire bar of ${rubric.hireBar}`;
   return { ...base, vetoes, decision, reason, scores, sheets: sheets.length, rule };
 }

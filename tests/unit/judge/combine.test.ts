@@ -55,6 +55,15 @@ describe('combineScores', () => {
     expect(combineScores(rule, [{ a: 3, b: 0 }, { a: 3, b: 3 }]).vetoes).toHaveLength(0);
   });
 
+  it('gives the total as the reason when the rule holds no veto, though a combined row sits at a veto\'s level', () => {
+    // Lowest per row makes b 0, but only one reviewer of three fired the veto: under "majority" it does not hold.
+    const d = combineScores({ ...rubric, hireBar: 3, combine: { rows: 'lowest', veto: 'majority' } }, [{ a: 3, b: 0 }, { a: 3, b: 3 }, { a: 3, b: 3 }]);
+    expect(d.scores.b).toBe(0);
+    expect(d.vetoes).toEqual([]);
+    expect(d.decision).toBe('hire');
+    expect(d.reason).toBe('3 of 6 clears the hire bar of 3');
+  });
+
   it('takes the harshest score under "lowest"', () => {
     const d = combineScores({ ...rubric, combine: { rows: 'lowest', veto: 'any' } }, [{ a: 3, b: 2 }, { a: 1, b: 3 }]);
     expect(d.scores).toEqual({ a: 1, b: 2 });
