@@ -118,7 +118,7 @@ describe('rule edges', () => {
       }));
       expect(list.map((d) => `${brief(d)} ${d.message.split('.')[0]}`)).toEqual([
         'packets/mem/rubric.mdx:10:10 PK206 error no-model-names The rubric frontmatter ("rows',
-        'packets/mem/rubric.mdx:31:5 PK206 error no-model-names The rubric names the model "Llama 3',
+        'packets/mem/rubric.mdx:37:5 PK206 error no-model-names The rubric names the model "Llama 3',
       ]);
       expect(list[0]!.message).toContain('"claude-3.5"');
     });
