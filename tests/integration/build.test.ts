@@ -17,7 +17,7 @@ const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const PLANTED_NOTE = 'The hidden test parses 97h86m75s and expects 356835 seconds.';
 const PUBLIC_NOTE = 'Comments and docstrings are not graded either way.';
 
-/** Every text of a built folder, zips opened, as one string per file. */
+/** Every text of a built folder, zips opened and gzip files read, as one string per file. */
 async function textsOf(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
@@ -26,7 +26,8 @@ async function textsOf(dir: string): Promise<Map<string, string>> {
     const bytes = await readFile(abs);
     const rel = path.relative(dir, abs);
     if (rel.endsWith('.zip')) for (const z of await readZipEntries(bytes)) out.set(`${rel}!${z.path}`, Buffer.from(z.bytes).toString('utf8'));
-    else out.set(rel, (rel.endsWith('.gz') || rel.endsWith('pf_fragment') ? gunzipSync(bytes) : bytes).toString('utf8'));
+    // The search index writes its fragments, words and metadata gzipped.
+    else out.set(rel, (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8'));
   }
   return out;
 }
