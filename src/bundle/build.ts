@@ -7,12 +7,13 @@ import { atPath, fsFault } from '../errors/fs-fault.ts';
 import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
 import { codePackets, packetsOfKind, type CodePacket, type Lab, type Packet, type PacketOf } from '../packets/packet.ts';
 import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
+import { publicRubricText, splitRubricBody } from '../packets/rubric-notes.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
 import type { RunMessages } from '../runs/reporter.ts';
 import { kb, packetNamesOf, settle, startRun, StepFailure, unwrap, type BuildRun, type BuildStep, type Settled } from './build-run.ts';
 import { buildCandidateZips, buildReviewerBundles, manifestEntries, type CandidateZips, type ReviewerBundles } from './build-zips.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
-import { assistantPublicTexts, keyTexts } from './lab-key.ts';
+import { assistantPublicTexts, keyTexts, reviewerNotesTexts } from './lab-key.ts';
 import { collectCanaries, scanDirForCanaries, scanFilesForCanaries, type Canary, type CanaryCache, type ScannedFiles } from './canary.ts';
 import { buildManifest, manifestJson, SEARCH_DIR, ZIPS_DIR } from './manifest.ts';
 import { publish, PublishBusyError, recoverPublish, recoverStale, siblingNames, type PublishHooks } from './publish.ts';
@@ -224,8 +225,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     // texts that are not packet files (the offered suggestions, the drills' pages, the kit's own docs).
     const keyed = [...packetsOfKind(packets, 'lab'), ...drills];
     const extra = {
-      secret: keyed.flatMap(keyTexts),
-      public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, d.rubric.text]), ...(options.kitTexts ?? [])],
+      secret: [...keyed.flatMap(keyTexts), ...drills.flatMap(reviewerNotesTexts)],
+      public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, publicRubricText(d.rubric.text, splitRubricBody(d.rubric))]), ...(options.kitTexts ?? [])],
     };
     const canaries = await settle(run.timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })), extra)));
     // The zips are searched now, while Astro runs; after it, what it added (and anything changed).

@@ -5,21 +5,23 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import type { CodePacket } from '../packets/packet.ts';
+import { publicRubricText, splitRubricBody } from '../packets/rubric-notes.ts';
 import type { PacketFileReader } from './candidate-zip.ts';
 import { textOf } from '../check/file-policy.ts';
 
 /**
  * The canary scan, the second lock on the public site (the first is that the site only reads
  * public parts). Every distinctive line of a packet's secret material (sample/, hidden/,
- * mutants/, replies/, sample.mdx, failures.mdx) is a canary; every file of the built site is
- * searched for every canary, zips decompressed, HTML read both as markup and as the text it
- * shows (shiki splits a code line into spans), JSON and scripts also with string escapes.
+ * mutants/, replies/, sample.mdx, failures.mdx, the reviewer-only sections of rubric.mdx) is a
+ * canary; every file of the built site is searched for every canary, zips decompressed, HTML read
+ * both as markup and as the text it shows (shiki splits a code line into spans), JSON and scripts
+ * also with string escapes.
  *
  * A line is distinctive when, trimmed and with runs of whitespace made one space, it is at least
  * {@link MIN_CANARY_LENGTH} characters with at least {@link MIN_CANARY_LETTERS} letters, and it
- * does not occur in any packet's public material (prompt.mdx, rubric.mdx, starter/): a line the
- * candidate is meant to see is no evidence of a leak, and `from x import y` shared by the
- * starter and the sample must not fail the build.
+ * does not occur in any packet's public material (prompt.mdx, rubric.mdx but its reviewer-only
+ * sections, starter/): a line the candidate is meant to see is no evidence of a leak, and
+ * `from x import y` shared by the starter and the sample must not fail the build.
  *
  * The search is Rabin-Karp over windows of MIN_CANARY_LENGTH characters, so its cost grows with
  * the size of the site, not with sites times canaries.
@@ -170,10 +172,20 @@ export async function collectCanaries(packets: readonly { packet: CodePacket; re
         else byText.set(line, { text: line, sources: [source] });
       });
     }
+    // The rubric's reviewer-only sections are secret too; the rest of rubric.mdx is public.
+    const notes = splitRubricBody(packet.rubric);
+    for (const { text, line: at } of notes.reviewerLines) {
+      const line = normalizeLine(text);
+      if (!isDistinctive(line)) continue;
+      const source = { file: `${packet.dir}/rubric.mdx`, line: at };
+      const known = byText.get(line);
+      if (known) known.sources.push(source);
+      else byText.set(line, { text: line, sources: [source] });
+    }
     for (const rel of publicPaths(packet)) {
       const bytes = await read(rel);
       const text = bytes && textOf(bytes);
-      if (text !== undefined) publicTexts.push(haystack(text));
+      if (text !== undefined) publicTexts.push(haystack(rel === 'rubric.mdx' ? publicRubricText(text, notes) : text));
     }
   }
   // Secret texts that are not files: the key of each lab suggestion and drill diff.

@@ -5,6 +5,7 @@ import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { scanManyForSecrets } from '../lint/secrets.ts';
 import type { CodePacket } from '../packets/packet.ts';
+import { splitRubricBody } from '../packets/rubric-notes.ts';
 import { generatedNameOf, readmeName, refusalOf, textOf } from '../check/file-policy.ts';
 
 export { GENERATED_FILES, readmeName } from '../check/file-policy.ts';
@@ -40,9 +41,9 @@ export function promptMarkdown(packet: CodePacket): string {
   return toMarkdown(body);
 }
 
-/** RUBRIC.md: the rubric card the candidate is scored on, then the rubric's notes. */
+/** RUBRIC.md: the rubric card the candidate is scored on, then the rubric's public notes (never its reviewer-only sections). */
 export function rubricMarkdown(packet: CodePacket): string {
-  const notes = renderBody(packet.rubric.body, packet.rubric.file, { shiftHeadings: 1 });
+  const notes = renderBody(splitRubricBody(packet.rubric).publicBody, packet.rubric.file, { shiftHeadings: 1 });
   const children: RootContent[] = [heading(1, `Rubric: ${packet.prompt.data.title}`), ...rubricCard(packet.rubric.data)];
   if (notes.children.length) children.push(heading(2, 'Notes on scoring'), ...notes.children);
   return toMarkdown({ type: 'root', children });

@@ -7,11 +7,13 @@ import type { RootContent } from 'mdast';
 import type { Drill } from '../packets/packet.ts';
 import type { LabModel } from '../packets/lab-model.ts';
 import { combinationIndex } from '../packets/lab-compose.ts';
+import type { BodySource } from '../packets/markdown-tree.ts';
+import { splitRubricBody } from '../packets/rubric-notes.ts';
 import { DRILL_KEY_KIND, type DrillKeyFile } from '../labs/sheets.ts';
 import { allPass, reviewerKey, type LabTable, type ReviewerKey } from '../labs/table.ts';
 import type { CanarySource } from './canary.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
-import { rubricCard } from './rubric-card.ts';
+import { reviewerNotesSection, rubricCard } from './rubric-card.ts';
 
 /** The file name of a lab's key in the reviewer bundle. */
 export const LAB_KEY_FILE = 'LAB-KEY.json';
@@ -58,7 +60,7 @@ export function labKeySections(model: LabModel, table: LabTable | undefined): Ro
   return out;
 }
 
-/** KEY.md of a drill: each diff with its verdict and the consequence a good reason names, then the rubric. */
+/** KEY.md of a drill: each diff with its verdict and the consequence a good reason names, then the rubric and its reviewer notes. */
 export function drillKeyMarkdown(drill: Drill): string {
   const p = drill.prompt.data;
   const children: RootContent[] = [
@@ -75,7 +77,7 @@ export function drillKeyMarkdown(drill: Drill): string {
   });
   const notes = renderBody(drill.assistant.body, drill.assistant.file, { shiftHeadings: 2 });
   if (notes.children.length) children.push(heading(2, 'Notes'), ...notes.children);
-  children.push(heading(2, 'Rubric'), ...rubricCard(drill.rubric.data, 3));
+  children.push(heading(2, 'Rubric'), ...rubricCard(drill.rubric.data, 3), ...reviewerNotesSection(drill.rubric));
   children.push(paragraph('Import ', code(DRILL_KEY_FILE), ' with the candidate\'s answer sheet on the drill\'s scoring page.'));
   return toMarkdown({ type: 'root', children });
 }
@@ -114,6 +116,11 @@ export function keyTexts(item: { dir: string; assistant?: { file: string; body: 
   for (const d of a.data.diffs ?? []) texts.push(...pieces(d.key.consequence), ...(d.key.change ? pieces(d.key.change) : []));
   texts.push(...a.body.split('\n'));
   return texts.map((text) => ({ text, source }));
+}
+
+/** The lines of a rubric's reviewer-only sections (a drill's: a packet's are collected with its files), each with its own line. */
+export function reviewerNotesTexts(item: { dir: string; rubric: BodySource }): KeyText[] {
+  return splitRubricBody(item.rubric).reviewerLines.map(({ text, line }) => ({ text, source: { file: `${item.dir}/rubric.mdx`, line } }));
 }
 
 /** The public words of a lab's or a drill's assistant: what the candidate sees (asks, messages, changes, diffs, context). */

@@ -9,7 +9,7 @@ import { scanZipFiles, zipBaseName, type BuiltZip, type PacketFileReader, type S
 import { refusalOf } from '../check/file-policy.ts';
 import { DRILL_KEY_FILE, drillKeyMarkdown, drillReviewerKey, LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
 import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
-import { rubricCard } from './rubric-card.ts';
+import { reviewerNotesSection, rubricCard } from './rubric-card.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
 
 /**
@@ -61,7 +61,7 @@ export interface CandidateZipRef {
   size: number;
 }
 
-/** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes, the sample's label and the rehearsal. */
+/** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes and its reviewer notes, the sample's label and the rehearsal. */
 export function keyMarkdown(packet: CodePacket, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable }): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
@@ -98,7 +98,7 @@ export function keyMarkdown(packet: CodePacket, options: { candidate?: Candidate
     const notes = renderBody(packet.assistant.body, packet.assistant.file, { shiftHeadings: 2 });
     if (notes.children.length) children.push(heading(3, 'Notes on the assistant'), ...notes.children);
   }
-  children.push(heading(2, 'Rubric'), ...rubricCard(packet.rubric.data, 3));
+  children.push(heading(2, 'Rubric'), ...rubricCard(packet.rubric.data, 3), ...reviewerNotesSection(packet.rubric));
   if (packet.kind === 'takehome') children.push(heading(2, 'Sample solution'), paragraph(packet.sample.data.label), paragraph('The sample overlay is under ', code('sample/'), '; the held-out tests under ', code('hidden/'), '.'));
   children.push(heading(2, 'Rehearsal'));
   const r = options.rehearsal;

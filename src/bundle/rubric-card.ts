@@ -1,6 +1,8 @@
 import type { RootContent } from 'mdast';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
-import { code, heading, list, paragraph, strong } from './markdown.ts';
+import type { BodySource } from '../packets/markdown-tree.ts';
+import { REVIEWER_NOTES_HEADING, splitRubricBody } from '../packets/rubric-notes.ts';
+import { code, heading, list, paragraph, renderBody, strong } from './markdown.ts';
 
 const AUTO_WORDS: Record<string, string> = {
   tests: 'pre-filled by the test run (visible and held-out tests)',
@@ -45,4 +47,20 @@ export function rubricCard(rubric: RubricFrontmatter, depth: 2 | 3 = 2): RootCon
     out.push(list(rubric.vetoes.map((v) => [code(v.row), ` ${v.atMost === 0 ? 'at 0' : `at ${v.atMost} or below`}: ${v.note}`])));
   }
   return out;
+}
+
+/**
+ * The rubric's reviewer-only sections (see src/packets/rubric-notes.ts) as a KEY.md section under
+ * a level-2 heading, their own headings nested under it; nothing when the rubric has none.
+ */
+export function reviewerNotesSection(rubric: BodySource): RootContent[] {
+  const split = splitRubricBody(rubric);
+  if (!split.reviewerBody) return [];
+  const notes = renderBody(split.reviewerBody, rubric.file, { shiftHeadings: Math.max(0, 2 - split.depth) });
+  if (!notes.children.length) return [];
+  return [
+    heading(2, REVIEWER_NOTES_HEADING),
+    paragraph('From the rubric\'s reviewer-only sections: not in the candidate\'s RUBRIC.md, nor on the site.'),
+    ...notes.children,
+  ];
 }

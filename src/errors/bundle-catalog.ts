@@ -88,9 +88,9 @@ export const BundleErrors = {
     title: 'Secret line found in the public site',
     severity: 'error',
     message: ({ where, source }) =>
-      `${where} contains a line of ${source}, which is secret (sample, hidden tests, mutants, scripted replies or the failure catalog). The build stops and the previous site is kept; the line is not shown here.`,
+      `${where} contains a line of ${source}, which is secret (sample, hidden tests, mutants, scripted replies, the failure catalog or the reviewer notes of a rubric). The build stops and the previous site is kept; the line is not shown here.`,
     hint: () =>
-      'Find what put it there: a page reading a secret part, a starter file copied from the sample, or a zip built from the wrong tree. The public site may only read prompt, rubric and starter.',
+      "Find what put it there: a page reading a secret part, a starter file copied from the sample, a line moved out of a rubric's `## Reviewer notes`, or a zip built from the wrong tree. The public site may only read the prompt, the rubric but its reviewer notes, and the starter.",
   }),
   VersionNotBumped: entry<{ version: string; built: string; now: string }>({
     code: 'PK311',

@@ -261,4 +261,16 @@ export const LintErrors = {
     message: ({ what, words, min }) => `The ${what} is ${words} words; under ${min} it rarely names what would go wrong, which is what the reviewer compares the candidate's reason with.`,
     hint: () => 'Say what happens in production if the wrong version ships.',
   }),
+  ReviewerHeadingShips: entry<{ heading: string; part: string; ships: string }>({
+    code: 'PK255',
+    name: 'ReviewerHeadingShips',
+    title: 'A heading for reviewers that candidates read',
+    severity: 'warning',
+    message: ({ heading, part, ships }) =>
+      `The heading "${heading}" in ${part} reads as meant for reviewers, but its section ships to candidates (${ships}): only a \`Reviewer notes\` heading of rubric.mdx keeps a section out.`,
+    hint: ({ part }) =>
+      part === 'rubric.mdx'
+        ? 'If a candidate must not read it, name the heading `## Reviewer notes`; if they may, name it for what it says.'
+        : 'Move it under `## Reviewer notes` in rubric.mdx, which only the reviewer bundle holds, or name the heading for what the candidate should read.',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

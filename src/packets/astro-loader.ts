@@ -77,7 +77,7 @@ export function packetLoader(options: PacketLoaderOptions): Loader {
   };
 }
 
-/** An entry of the rubric notes collection; the notes themselves are the entry's body. */
+/** An entry of the rubric notes collection; the public notes themselves are the entry's body. */
 export const rubricNotesSchema = z.strictObject({
   /** The packet id. */
   id: z.string(),
@@ -86,9 +86,9 @@ export const rubricNotesSchema = z.strictObject({
 });
 
 /**
- * The rubric's reviewer notes (the body of `rubric.mdx`, public: the zip ships it as RUBRIC.md),
- * one entry per packet, so the rubric page can `render()` them as Markdown. The rubric's
- * frontmatter lives in the packets collection.
+ * The rubric's public notes (the body of `rubric.mdx` without its reviewer-only sections, as the
+ * zip's RUBRIC.md holds it), one entry per packet, so the rubric page can `render()` them as
+ * Markdown. The rubric's frontmatter lives in the packets collection.
  */
 export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'markdownOf'>): Loader {
   return {

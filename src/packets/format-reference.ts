@@ -125,7 +125,7 @@ export function allFields(): FieldReference[] {
 /** What each part file and tree of a packet folder is, in the order of a take-home's folder. */
 export const PACKET_FILES: readonly { name: string; what: string }[] = [
   { name: 'prompt.mdx', what: 'What the candidate reads: the frontmatter (title, level, minutes, test command, workspace contract, budget) and the brief. A drill\'s holds the catalog fields only.' },
-  { name: 'rubric.mdx', what: 'How the reviewer scores: 3 to 6 rows, a hire bar, vetoes.' },
+  { name: 'rubric.mdx', what: 'How the reviewer scores: 3 to 6 rows, a hire bar, vetoes. Its body is public (the zip\'s RUBRIC.md, the rubric page) but for its `## Reviewer notes` section, which only the reviewer bundle\'s KEY.md holds (see "The body of rubric.mdx" below the reference).' },
   { name: 'sample.mdx', what: 'A take-home\'s labeled sample solution, for the reviewer only, and the tests the starter must fail (`floor`).' },
   { name: 'failures.mdx', what: 'A take-home\'s named ways the task dies, each with a signal to grep, a mutant and the rubric row it caps. Reviewer only.' },
   { name: 'assistant.mdx', what: 'The scripted assistant of a lab (its `suggestions`, each replacing one region of a starter file) or of a drill (its `diffs` to review). The `key` of each entry is reviewer material.' },

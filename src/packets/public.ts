@@ -4,6 +4,7 @@ import type { CodePacketBase } from './packet-base.ts';
 import { promptSchema } from './schema/prompt.ts';
 import { rubricSchema } from './schema/rubric.ts';
 import { countVisibleTests } from './visible-tests.ts';
+import { splitRubricBody } from './rubric-notes.ts';
 
 /** A starter file as the public site sees it. */
 export const publicFileSchema = z.strictObject({
@@ -64,7 +65,7 @@ export const publicPacketSchema = z.strictObject({
   promptBody: z.string(),
   /** The rubric's frontmatter. */
   rubric: rubricSchema,
-  /** The rubric's body (reviewer notes, shipped in the zip as RUBRIC.md). */
+  /** The rubric's body without its reviewer-only sections (see rubric-notes.ts): what the zip's RUBRIC.md and the rubric page show. */
   rubricBody: z.string(),
   /** The starter tree. */
   starter: z.array(publicFileSchema),
@@ -98,7 +99,7 @@ export function publicPacket(packet: CodePacketBase & { lab?: LabModel }, readSt
     prompt: packet.prompt.data,
     promptBody: packet.prompt.body,
     rubric: packet.rubric.data,
-    rubricBody: packet.rubric.body,
+    rubricBody: splitRubricBody(packet.rubric).publicBody,
     starter,
     ...(visibleTests !== undefined ? { visibleTests } : {}),
     ...(lab ? { lab: publicLab(lab) } : {}),

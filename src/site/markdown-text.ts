@@ -1,6 +1,6 @@
 /**
  * Drop a leading `<h1>` whose text is `text` (case and spacing aside), for a body that repeats
- * the heading the page already gives it ("# Reviewer notes" under the page's "Reviewer notes").
+ * the heading the page already gives it ("# Notes on scoring" under the page's "Notes on scoring").
  */
 export function dropLeadingHeading(html: string, text: string): string {
   const match = /^\s*<h1[^>]*>([\s\S]*?)<\/h1>\s*/.exec(html);

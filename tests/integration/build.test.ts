@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,23 @@ import type { BuildManifest } from '../../src/packets/build-status.ts';
 import { tempPackets, type TempPackets } from '../support/packet-fixtures.ts';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
+const PLANTED_NOTE = 'The hidden test parses 97h86m75s and expects 356835 seconds.';
+const PUBLIC_NOTE = 'Comments and docstrings are not graded either way.';
+
+/** Every text of a built folder, zips opened and gzip files read, as one string per file. */
+async function textsOf(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const abs = path.join(e.parentPath, e.name);
+    const bytes = await readFile(abs);
+    const rel = path.relative(dir, abs);
+    if (rel.endsWith('.zip')) for (const z of await readZipEntries(bytes)) out.set(`${rel}!${z.path}`, Buffer.from(z.bytes).toString('utf8'));
+    // The search index writes its fragments, words and metadata gzipped.
+    else out.set(rel, (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8'));
+  }
+  return out;
+}
 
 /** Every file under a folder with its sha256: a snapshot to compare before and after. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
@@ -36,6 +54,8 @@ describe('packet build', () => {
   beforeAll(async () => {
     t = await tempPackets();
     await t.add('healthy');
+    // A held-out input an author quoted in the rubric's reviewer-only section, and one public line beside it.
+    await t.write('healthy', 'rubric.mdx', `${await t.read('healthy', 'rubric.mdx')}\n### The held-out input\n\n${PLANTED_NOTE}\n\n## Not graded\n\n${PUBLIC_NOTE}\n`);
     // A mutation run of an earlier version, as `packet mutate` leaves it in its default folder.
     const run = path.join(t.root, 'out/mutate/healthy');
     await mkdir(run, { recursive: true });
@@ -79,6 +99,19 @@ describe('packet build', () => {
     expect(bundle.some((e) => e.path === 'healthy-0.1.0/MUTATION.json')).toBe(true);
     expect(JSON.parse(await readFile(path.join(t.root, 'out/rehearsal/report.json'), 'utf8')).packets[0].status).toBe('fails-closed');
     expect(await leftovers(t.root)).toEqual([]);
+  });
+
+  it("keeps the rubric's reviewer notes out of the site and the candidate zip, and puts them in the reviewer bundle", async () => {
+    const dist = await textsOf(path.join(t.root, 'dist'));
+    const leaks = [...dist].filter(([, text]) => /97h86m75s|Score refusal by trying one bad/.test(text.replace(/\s+/g, ' '))).map(([where]) => where);
+    expect(leaks).toEqual([]);
+    const rubricMd = dist.get('zips/healthy-0.1.0.zip!healthy-0.1.0/RUBRIC.md')!;
+    expect(rubricMd).toContain(PUBLIC_NOTE);
+    expect(dist.get('packets/healthy/rubric/index.html')).toContain(PUBLIC_NOTE);
+    const key = new TextDecoder().decode((await readZipEntries(await readFile(path.join(t.root, 'out/reviewer/healthy-0.1.0.zip')))).find((e) => e.path === 'healthy-0.1.0/KEY.md')!.bytes);
+    expect(key).toContain(`## Reviewer notes`);
+    expect(key).toContain(PLANTED_NOTE);
+    expect(key).not.toContain(PUBLIC_NOTE);
   });
 
   it('builds the same zip again, and marks a build without rehearsal "not rehearsed"', async () => {

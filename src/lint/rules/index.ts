@@ -16,6 +16,7 @@ import { promptHardLimits } from './prompt-hard-limits.ts';
 import { promptLength } from './prompt-length.ts';
 import { promptStopRule } from './prompt-stop-rule.ts';
 import { promptTestCommand } from './prompt-test-command.ts';
+import { reviewerHeading } from './reviewer-heading.ts';
 import { rubricHireBar } from './rubric-hire-bar.ts';
 import { rubricLevels } from './rubric-levels.ts';
 import { rubricRows } from './rubric-rows.ts';
@@ -49,4 +50,5 @@ export const lintRules: readonly Rule[] = [
   drillVerdictBalance,
   drillDiffContext,
   keyReasonLength,
+  reviewerHeading,
 ];

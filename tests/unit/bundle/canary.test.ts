@@ -55,6 +55,33 @@ describe('the canary scan', () => {
     expect(withKit.map((c) => c.text)).toContain(HIDDEN_LINE);
   });
 
+  it("takes the rubric's reviewer-only lines as canaries, and none of its public lines", () => {
+    const byText = new Map(canaries.map((c) => [c.text, c]));
+    const reviewer = [...byText.values()].filter((c) => c.sources.some((s) => s.file === 'packets/mem/rubric.mdx'));
+    expect(reviewer.map((c) => c.text)).toEqual(['Read `NOTES.md` first, then the diff of `src/duration.py`. Score refusal by trying one bad', 'input in your head: `1h30`, `h`, an empty string.']);
+    expect(reviewer[0]!.sources[0]!.line).toBeGreaterThan(30);
+    expect(byText.has('Notes are read before the diff: say what was wrong, how you found it and how you checked the fix.')).toBe(false);
+  });
+
+  it('finds a hidden-test line quoted in the reviewer notes when it leaks onto a page', async () => {
+    const { packet, read } = memPacket((f) => ({ 'rubric.mdx': `${f['rubric.mdx']}
+The held-out test checks:
+
+    ${HIDDEN_LINE}
+` }));
+    const quoted = await collectCanaries([{ packet, read }]);
+    expect(quoted.find((c) => c.text === HIDDEN_LINE)?.sources.map((s) => s.file)).toEqual(['packets/mem/hidden/tests/test_hidden_duration.py', 'packets/mem/rubric.mdx']);
+    await put('packets/mem/rubric/index.html', `<html><body><p>ok</p>${shiki(HIDDEN_LINE)}</body></html>`);
+    const report = await scanDirForCanaries(dist, quoted);
+    expect(report.leaks.map((l) => l.where)).toEqual(['packets/mem/rubric/index.html']);
+  });
+
+  it("finds a line of the rubric's reviewer notes in a candidate zip", async () => {
+    await put('zips/mem-0.1.0.zip', await writeZip([{ path: 'mem-0.1.0/RUBRIC.md', bytes: enc.encode('# Rubric\n\nRead `NOTES.md` first, then the diff of `src/duration.py`. Score refusal by trying one bad\ninput.\n') }]));
+    const report = await scanDirForCanaries(dist, canaries);
+    expect(report.leaks).toEqual([{ where: 'zips/mem-0.1.0.zip!mem-0.1.0/RUBRIC.md', source: expect.stringMatching(/^packets\/mem\/rubric\.mdx:\d+$/) }]);
+  });
+
   it('finds nothing in a site made of public material', async () => {
     await put('index.html', `<html><body><h1>Packets</h1>${shiki(PUBLIC_LINE)}</body></html>`);
     await put('zips/mem-0.1.0.zip', await writeZip([{ path: 'mem-0.1.0/src/duration.py', bytes: enc.encode(`${PUBLIC_LINE}\n`) }]));

@@ -71,6 +71,20 @@ describe('the candidate zip', () => {
     }
   });
 
+  it("leaves the rubric's reviewer-only sections out of RUBRIC.md and the zip, and keeps the rest", async () => {
+    const { packet, read } = memPacket((f) => ({
+      'rubric.mdx': `${f['rubric.mdx']}\nThe hidden test feeds the duration 7h7m7s to the parser.\n\n## What a hire looks like\n\nGreen tests and honest notes.\n\n<ReviewerNotes>\nThe mutant drops the anchored regex.\n</ReviewerNotes>\n`,
+    }));
+    const rubric = rubricMarkdown(packet);
+    expect(rubric).toContain('Notes are read before the diff');
+    expect(rubric).toContain('## Notes on scoring');
+    expect(rubric).toContain('### What a hire looks like\n\nGreen tests and honest notes.');
+    for (const secret of ['Reviewer notes', 'Score refusal by trying one bad', '7h7m7s', 'anchored regex', 'ReviewerNotes']) expect(rubric).not.toContain(secret);
+    const { zip } = await buildCandidateZip(packet, read);
+    const text = (await readZipEntries(zip!.bytes)).map((e) => new TextDecoder().decode(e.bytes)).join('\n');
+    for (const secret of ['Score refusal by trying one bad', '7h7m7s', 'anchored regex']) expect(text).not.toContain(secret);
+  });
+
   it('writes no raw control character from the packet\'s text: a title or a body with a NUL or an escape sequence shows them escaped', () => {
     // The check refuses such a part (PK160); the writers escape what reaches them all the same.
     const { packet } = memPacket();

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readZipEntries } from '../../../src/bundle/canary.ts';
+import { drillKeyMarkdown } from '../../../src/bundle/lab-key.ts';
 import { buildReviewerBundle, mutationEvidence, rehearsalEvidence } from '../../../src/bundle/reviewer-bundle.ts';
+import { loadPackets } from '../../../src/packets/load.ts';
+import { packetsOfKind } from '../../../src/packets/packet.ts';
 import { reportElementsScript } from '../../../src/mutate/html-report.ts';
 import { summarize, type MutantRecord, type MutationReport } from '../../../src/mutate/report.ts';
 import type { RehearsalReport } from '../../../src/rehearse/report.ts';
@@ -44,6 +47,25 @@ describe('the reviewer bundle', () => {
     for (const veto of packet.rubric.data.vetoes) expect(key).toContain(veto.note);
     expect(key).toContain(`sha256 \`${'c'.repeat(64)}\``);
     expect(key).toContain('Not rehearsed');
+  });
+
+  it("carries the rubric's reviewer-only sections in KEY.md, under their own heading", async () => {
+    const { packet, read } = memPacket((f) => ({ 'rubric.mdx': `${f['rubric.mdx']}\n### Fast path\n\nThe hidden test feeds 7h7m7s.\n\n<ReviewerNotes>\nThe mutant drops the anchored regex.\n</ReviewerNotes>\n` }));
+    const { zip } = await buildReviewerBundle(packet, read);
+    const key = new TextDecoder().decode((await readZipEntries(zip!.bytes)).find((e) => e.path.endsWith('KEY.md'))!.bytes);
+    const notes = key.slice(key.indexOf('\n## Reviewer notes\n'), key.indexOf('\n## Sample solution\n'));
+    expect(notes).toContain('Read `NOTES.md` first, then the diff of `src/duration.py`. Score refusal by trying one bad');
+    expect(notes).toContain('### Fast path\n\nThe hidden test feeds 7h7m7s.');
+    expect(notes).toContain('The mutant drops the anchored regex.');
+    expect(notes).not.toContain('<ReviewerNotes>');
+    expect(key.indexOf('\n## Rubric\n')).toBeLessThan(key.indexOf('\n## Reviewer notes\n'));
+  });
+
+  it("gives a drill's KEY.md its rubric's reviewer notes", async () => {
+    const { packets } = await loadPackets({ packetsDir: 'packets', cwd: process.cwd(), ids: ['drill-retry-backoff'] });
+    const key = drillKeyMarkdown(packetsOfKind(packets, 'drill')[0]!);
+    expect(key).toContain('## Reviewer notes');
+    expect(key).toContain('Read the reasons before the verdicts.');
   });
 
   it('marks a rehearsal result of another digest as stale', async () => {

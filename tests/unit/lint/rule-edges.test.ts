@@ -118,7 +118,7 @@ describe('rule edges', () => {
       }));
       expect(list.map((d) => `${brief(d)} ${d.message.split('.')[0]}`)).toEqual([
         'packets/mem/rubric.mdx:10:10 PK206 error no-model-names The rubric frontmatter ("rows',
-        'packets/mem/rubric.mdx:31:5 PK206 error no-model-names The rubric names the model "Llama 3',
+        'packets/mem/rubric.mdx:37:5 PK206 error no-model-names The rubric names the model "Llama 3',
       ]);
       expect(list[0]!.message).toContain('"claude-3.5"');
     });
@@ -197,5 +197,18 @@ describe('rule edges', () => {
     expect(list.map((d) => `${brief(d)} ${d.message}`)).toEqual([
       'packets/mem/sample.mdx:17:1 PK216 warning code-fence-lang This indented code block has no language; indented blocks cannot carry one.',
     ]);
+  });
+
+  describe('reviewer-heading', () => {
+    it('warns at a heading for reviewers that ships, in the rubric or the prompt, and not at one kept back', async () => {
+      const list = await only('reviewer-heading', (f) => ({
+        'rubric.mdx': `${f['rubric.mdx']}\n### Grading order\n\nTests first.\n\n## Notes for the grader\n\nThe hidden test feeds 7h7m7s.\n`,
+        'prompt.mdx': edit(f['prompt.mdx'], '## Goal', '## Reviewer notes\n\nThe hidden test feeds 7h7m7s.\n\n## Goal'),
+      }));
+      expect(list.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+        'packets/mem/prompt.mdx:' + list[0]!.line + ':1 PK255 warning reviewer-heading The heading "Reviewer notes" in prompt.mdx reads as meant for reviewers, but its section ships to candidates (PROMPT.md and the packet page): only a `Reviewer notes` heading of rubric.mdx keeps a section out.',
+        'packets/mem/rubric.mdx:' + list[1]!.line + ':1 PK255 warning reviewer-heading The heading "Notes for the grader" in rubric.mdx reads as meant for reviewers, but its section ships to candidates (RUBRIC.md and the rubric page): only a `Reviewer notes` heading of rubric.mdx keeps a section out.',
+      ]);
+    });
   });
 });

@@ -57,6 +57,8 @@ const EXPECTED: Record<string, { code: string; places: [line: number, column: nu
   'drill-diff-context': { code: 'PK253', file: 'assistant.mdx', places: [[9, 11]] },
   // "reason: Cuts words in half.": three words
   'key-reason-length': { code: 'PK254', file: 'assistant.mdx', places: [[34, 15]] },
+  // "## Notes for the grader": a reviewer's section that ships in RUBRIC.md
+  'reviewer-heading': { code: 'PK255', file: 'rubric.mdx', places: [[33, 1]] },
 };
 
 /** Lint a fixture of any kind: the rules that read its kind. */

@@ -6,6 +6,7 @@ import { packetLoader, rubricNotesLoader } from '../../../src/packets/astro-load
 import { starterReader } from '../../../src/packets/fs-source.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import { codePackets, packetsOfKind } from '../../../src/packets/packet.ts';
+import { splitRubricBody } from '../../../src/packets/rubric-notes.ts';
 import path from 'node:path';
 import { publicPacket, publicPacketSchema } from '../../../src/packets/public.ts';
 import { tempPackets, type TempPackets } from '../../support/packet-fixtures.ts';
@@ -90,18 +91,22 @@ describe('one loader, two adapters', () => {
     for (const packet of codePackets(cli.packets)) {
       expect(site.get(packet.id)!.body).toBe(packet.prompt.body);
       expect(site.get(packet.id)!.rendered?.html).toBe(`<rendered>${packet.prompt.file}\n${packet.prompt.body.toUpperCase()}</rendered>`);
-      expect(notes.get(packet.id)!.rendered?.html).toBe(`<rendered>${packet.rubric.file}\n${packet.rubric.body.toUpperCase()}</rendered>`);
+      expect(notes.get(packet.id)!.rendered?.html).toBe(`<rendered>${packet.rubric.file}\n${splitRubricBody(packet.rubric).publicBody.toUpperCase()}</rendered>`);
     }
   });
 
-  it('keeps the rubric notes beside the packets, rendered', async () => {
+  it('keeps the rubric notes beside the packets, rendered, without their reviewer-only sections', async () => {
     const cli = await loadPackets({ packetsDir: 'packets', cwd: t.root });
     const notes = await runLoader(t.root, rubricNotesLoader({ packetsDir: 'packets' }));
     for (const packet of codePackets(cli.packets)) {
       const entry = notes.get(packet.id)!;
+      const split = splitRubricBody(packet.rubric);
       expect(entry.data).toEqual({ id: packet.id, digest: packet.digest });
-      expect(entry.body).toBe(packet.rubric.body);
-      expect(entry.rendered?.html).toContain(packet.rubric.body);
+      expect(entry.body).toBe(split.publicBody);
+      expect(entry.rendered?.html).toContain(split.publicBody);
+      // The scaffold's rubric has reviewer-only notes; none of their words reach the collection.
+      expect(split.reviewerBody).toContain('Score refusal by trying one bad');
+      expect(JSON.stringify(entry)).not.toContain('Score refusal by trying one bad');
     }
   });
 
