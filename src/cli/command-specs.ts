@@ -306,6 +306,30 @@ summary.json in <out>/<id>/.`,
   exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, a lab or drill, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
 });
 
+export const calibrateSpec = defineCommand({
+  name: 'calibrate',
+  summary: 'a calibration set: the sample and mutants as anonymous submissions, graded, and their key',
+  usage: '<id> [options]',
+  description: `Make the calibration set of take-home <id>, to calibrate a reviewer before a real candidate:
+the sample solution and each failure mode's mutant, laid over the candidate zip as a candidate
+sends it back, become anonymous zips (cal-01.zip ... in an order the seed shuffles) in
+<out>/<id>/reviewer/submissions/, graded as packet grade grades them (scorecards and summary.json
+in <out>/<id>/reviewer/grades/<id>/, to import on the rubric page as a queue). Their expected
+decisions (the sample a hire, each mutant a no-hire, as the rehearsal's calibration decides them)
+go in <out>/<id>/lead/calibration-key.json, for packet agreement --key; the reviewer gets
+reviewer/ only. <out>/<id>/ must be empty or absent.`,
+  positionals: true,
+  flags: {
+    packets: SHARED_FLAGS.packets,
+    out: { type: 'string', value: 'DIR', default: 'out/calibration', description: 'where calibration sets go' },
+    seed: { type: 'string', value: 'S', description: 'the order of the submissions (default: the packet\'s digest)' },
+    jobs: { ...SHARED_FLAGS.jobs, description: 'submissions graded at once' },
+    timeout: SHARED_FLAGS.timeout,
+    unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the sample and mutants without isolation (every card says so)' },
+  },
+  exit: '0 the set, its scorecards and its key written; 1 a submission ungraded or not decided as the rehearsal expects (PK571, PK572: no key is written); 2 no sandbox, a bad flag, no such packet, a lab or drill, or a folder that is not empty or cannot be written (PK570, PK573).',
+});
+
 export const mergeReportsSpec = defineCommand({
   name: 'merge-reports',
   summary: 'join the reports of sharded rehearsals into one',
@@ -388,6 +412,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   buildSpec,
   previewSpec,
   gradeSpec,
+  calibrateSpec,
   mutateSpec,
   serveModelSpec,
 ];

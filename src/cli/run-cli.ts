@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   build: async () => (await import('./commands/build.ts')).buildCommand,
   preview: async () => (await import('./commands/preview.ts')).previewCommand,
   grade: async () => (await import('./commands/grade.ts')).gradeCommand,
+  calibrate: async () => (await import('./commands/calibrate.ts')).calibrateCommand,
   mutate: async () => (await import('./commands/mutate.ts')).mutateCommand,
   'serve-model': async () => (await import('./commands/serve-model.ts')).serveModelCommand,
 };

@@ -15,3 +15,6 @@ export const SCORED_SHEET_SCHEMA_VERSION = 1;
 
 /** The `kind` of a scored sheet, so a stray file is not read as one. */
 export const SCORED_SHEET_KIND = 'packet-kit/scored-sheet';
+
+/** The `kind` of a calibration key (`packet calibrate`'s lead/calibration-key.json), read by `packet agreement --key`. */
+export const CALIBRATION_KEY_KIND = 'packet-kit/calibration-key';
