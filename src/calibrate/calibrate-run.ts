@@ -32,7 +32,17 @@ export interface CalibrationOutcome {
   key?: CalibrationKey;
 }
 
-const isEmptyFolder = async (dir: string) => (await readdir(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : ['?']))).length === 0;
+/** Whether the set's folder can take a new set: absent or empty, already used, or a fault (a file in its place, no permission). */
+async function folderState(dir: string): Promise<'empty' | 'used' | { reason: string; fix: string }> {
+  try {
+    return (await readdir(dir)).length ? 'used' : 'empty';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'empty';
+    const fault = fsFault(err);
+    if (!fault) throw err;
+    return fault;
+  }
+}
 
 /** Make the calibration set; returns the exit code (0 the set and its key written; 1 a submission ungraded or off the rehearsal's expectation, no key written; 2 as `packet grade`, or a folder that cannot be used). */
 export async function calibrateRun(flags: CalibrateFlags, host: RunHost, reporter: GradeReporter, outcome: CalibrationOutcome = { dir: '' }): Promise<number> {
@@ -45,8 +55,13 @@ export async function calibrateRun(flags: CalibrateFlags, host: RunHost, reporte
   const source = loaded.sources.find((s) => s.id === id);
   // A missing, unclean or non-take-home packet is said as `packet grade` says it.
   if (!packet || !source || packet.kind !== 'takehome') return gradeRun({ ...flags, submissions: [] }, host, reporter);
-  if (!(await isEmptyFolder(dir))) {
+  const state = await folderState(dir);
+  if (state === 'used') {
     reporter.onDiagnostic?.(diagnose(GradeErrors.CalibrationOutNotEmpty, { file: shown }, { folder: `${shown}/` }));
+    return 2;
+  }
+  if (state !== 'empty') {
+    reporter.onDiagnostic?.(diagnose(GradeErrors.CalibrationUnwritable, { file: shown }, { folder: `${shown}/`, reason: state.reason, fix: state.fix }));
     return 2;
   }
   const made = await calibrationSubmissions(packet, path.resolve(host.cwd, flags.packets, source.folder), flags.seed ?? packet.digest);

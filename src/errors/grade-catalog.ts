@@ -243,7 +243,7 @@ export const GradeErrors = {
     name: 'CalibrationUnwritable',
     title: 'The calibration folder cannot be written',
     severity: 'error',
-    message: ({ folder, reason }) => `The calibration set could not be written to ${folder}: ${reason}. The set is not complete: do not hand it to a reviewer.`,
-    hint: ({ fix, folder }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, remove ${folder} and calibrate again.`,
+    message: ({ folder, reason }) => `The calibration set could not be written to ${folder}: ${reason}. Whatever was written there is not a complete set: do not hand it to a reviewer.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, then calibrate again into an empty folder (--out DIR chooses it).`,
   }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,15 @@ describe('packet calibrate', () => {
     expect(io.stderr).toContain('(mutant:drops-minutes) is decided hire');
     expect((await readdir(path.join(t.root, 'out/calibration/lenient'))).sort()).toEqual(['reviewer']);
   }, 120_000);
+
+  it('refuses a file where the folder should be, naming it and the fix', async () => {
+    const taken = memoryIo(t.root, { env: process.env });
+    await mkdir(path.join(t.root, 'as-file'));
+    await writeFile(path.join(t.root, 'as-file', 'scaffold'), 'a file\n');
+    expect(await runCli(['calibrate', 'scaffold', '--out', 'as-file'], taken)).toBe(2);
+    expect(taken.stderr).toContain('PK573');
+    expect(taken.stderr).toContain('as-file/scaffold/');
+  });
 
   it('refuses a packet that is not a take-home as packet grade does', async () => {
     const io = memoryIo(t.root, { env: process.env });
