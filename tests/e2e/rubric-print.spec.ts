@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import type { PublicPacket } from '../../src/packets/public.ts';
 import { expect, test } from './support/fixtures.ts';
-import { publicPackets } from './support/packets.ts';
+import { publicPackets, ROOT } from './support/packets.ts';
 
 /**
  * The printed rubric card: scored with a note on every row it still fits one A4 and one Letter
@@ -82,3 +87,36 @@ for (const packet of packets) {
     expect(await pagesIn(page)).toEqual({ A4: 1, Letter: 1 });
   });
 }
+
+test('each scorecard of a calibration set, imported, scored and noted on every row, prints on one A4 and one Letter page with its decision ticked', async ({ page }) => {
+  test.setTimeout(180_000);
+  // The packet whose scored card is the longest: five rows, three vetoes, evidence on its automatic rows.
+  const id = 'idempotent-intake';
+  const dir = await mkdtemp(path.join(tmpdir(), 'packet-calibrate-print-'));
+  try {
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'src/cli/bin.js'), 'calibrate', id, '--out', dir], { cwd: ROOT });
+    const grades = path.join(dir, id, 'reviewer', 'grades', id);
+    const names = (await readdir(grades)).filter((n) => n.startsWith('cal-')).sort();
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names) {
+      const card = JSON.parse(await readFile(path.join(grades, name, 'scorecard.json'), 'utf8')) as { rows: { id: string; score: number | null }[] };
+      await page.emulateMedia({ media: 'screen' });
+      await page.goto(`/packets/${id}/rubric/`);
+      await page.getByLabel('Import a sheet or scorecard.json').setInputFiles(path.join(grades, name, 'scorecard.json'));
+      await expect(page.getByLabel('Candidate', { exact: true })).toHaveValue(name);
+      await page.getByLabel('Reviewer', { exact: true }).fill('Grace Hopper');
+      for (const [i, row] of card.rows.entries()) {
+        // A judgement row at its best allowed score (a cap disables the scores above it).
+        if (row.score === null) await page.locator(`[data-row="${row.id}"] input[type="radio"]:not(:disabled)`).last().check();
+        await page.getByLabel(`Notes on row ${i + 1}`, { exact: true }).fill(NOTE);
+      }
+      const decision = await page.locator('[data-decision]').getAttribute('data-decision');
+      expect(decision === 'hire' || decision === 'no-hire', `${name} decided`).toBe(true);
+      await page.emulateMedia({ media: 'print' });
+      expect.soft(await printedTicks(page), name).toBe(decision === 'hire' ? 'Hire ☒ No hire ☐' : 'Hire ☐ No hire ☒');
+      expect(await pagesIn(page), `${name} printed`).toEqual({ A4: 1, Letter: 1 });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
