@@ -28,6 +28,8 @@ const LAYERS = [
   ['check', 'report', 'docs', 'agreement'],
   // The zips and the site build (it runs the check first).
   ['bundle'],
+  // The calibration set of a packet: its sample and mutants as anonymous zips (the candidate zip), graded, and their key.
+  ['calibrate'],
   // The commands: parse, call, print.
   ['cli'],
   // The site's TypeScript, read by its components and pages.

@@ -333,6 +333,30 @@ candidate's name for a blank card). With --key, each reviewer against a calibrat
   exit: '0 every row, the totals and every reviewer on the key agree well enough; 1 a row or the totals too vague, or a reviewer off the key; 2 a sheet or key that cannot be used (PK550-PK556: nothing is reported), a report file that cannot be written (PK557), or a bad flag.',
 });
 
+export const calibrateSpec = defineCommand({
+  name: 'calibrate',
+  summary: 'a calibration set: the sample and mutants as anonymous submissions, graded, and their key',
+  usage: '<id> [options]',
+  description: `Make the calibration set of take-home <id>, to calibrate a reviewer before a real candidate:
+the sample solution and each failure mode's mutant, laid over the candidate zip as a candidate
+sends it back, become anonymous zips (cal-01.zip ... in an order the seed shuffles) in
+<out>/<id>/reviewer/submissions/, graded as packet grade grades them (scorecards and summary.json
+in <out>/<id>/reviewer/grades/<id>/, to import on the rubric page as a queue). Their expected
+decisions (the sample a hire, each mutant a no-hire, as the rehearsal's calibration decides them)
+go in <out>/<id>/lead/calibration-key.json, for packet agreement --key; the reviewer gets
+reviewer/ only. <out>/<id>/ must be empty or absent.`,
+  positionals: true,
+  flags: {
+    packets: SHARED_FLAGS.packets,
+    out: { type: 'string', value: 'DIR', default: 'out/calibration', description: 'where calibration sets go' },
+    seed: { type: 'string', value: 'S', description: 'the order of the submissions (default: the packet\'s digest)' },
+    jobs: { ...SHARED_FLAGS.jobs, description: 'submissions graded at once' },
+    timeout: SHARED_FLAGS.timeout,
+    unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the sample and mutants without isolation (every card says so)' },
+  },
+  exit: '0 the set, its scorecards and its key written; 1 a submission ungraded or not decided as the rehearsal expects (PK571, PK572: no key is written); 2 no sandbox, a bad flag, no such packet, a lab or drill, or a folder that is not empty or cannot be written (PK570, PK573).',
+});
+
 export const mergeReportsSpec = defineCommand({
   name: 'merge-reports',
   summary: 'join the reports of sharded rehearsals into one',
@@ -418,6 +442,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   previewSpec,
   gradeSpec,
   agreementSpec,
+  calibrateSpec,
   mutateSpec,
   serveModelSpec,
 ];

@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   preview: async () => (await import('./commands/preview.ts')).previewCommand,
   grade: async () => (await import('./commands/grade.ts')).gradeCommand,
   agreement: async () => (await import('./commands/agreement.ts')).agreementCommand,
+  calibrate: async () => (await import('./commands/calibrate.ts')).calibrateCommand,
   mutate: async () => (await import('./commands/mutate.ts')).mutateCommand,
   'serve-model': async () => (await import('./commands/serve-model.ts')).serveModelCommand,
 };

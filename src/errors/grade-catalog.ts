@@ -277,4 +277,37 @@ export const GradeErrors = {
     message: ({ reason }) => `This agreement report cannot be written: ${reason}. The terminal report above is complete.`,
     hint: () => 'Choose a path in a folder you can write (--json, --markdown and --html each take a file), then run the command again.',
   }),
+  CalibrationOutNotEmpty: entry<{ folder: string }>({
+    code: 'PK570',
+    name: 'CalibrationOutNotEmpty',
+    title: 'The calibration folder is not empty',
+    severity: 'error',
+    message: ({ folder }) => `The calibration folder ${folder} already holds files. A calibration set is written only into an empty folder, so no zip or key of an earlier set is mixed into this one; nothing was written.`,
+    hint: ({ folder }) => `Remove ${folder} or choose another with --out DIR, then calibrate again.`,
+  }),
+  CalibrationUngraded: entry<{ name: string; source: string; verdict: string }>({
+    code: 'PK571',
+    name: 'CalibrationUngraded',
+    title: 'A calibration submission could not be graded',
+    severity: 'error',
+    message: ({ name, source, verdict }) => `The calibration submission ${name} (${source}) was ${verdict === 'not graded' ? 'not graded' : `graded ${verdict}`}, so its expected decision cannot be known. No key was written.`,
+    hint: () => 'Rehearse the packet (packet rehearse) until it fails closed, check the sandbox works (packet grade on the sample), then calibrate again into an empty folder.',
+  }),
+  CalibrationOffRehearsal: entry<{ name: string; source: string; decision: string; expected: string; reason: string }>({
+    code: 'PK572',
+    name: 'CalibrationOffRehearsal',
+    title: 'A calibration submission is not decided as the rehearsal expects',
+    severity: 'error',
+    message: ({ name, source, decision, expected, reason }) =>
+      `The calibration submission ${name} (${source}) is decided ${decision} with every reviewer row at its best (${reason}); the rehearsal expects ${expected}. A key that says so would calibrate reviewers against a packet that does not fail closed; no key was written.`,
+    hint: () => 'Rehearse the packet (packet rehearse) and fix the defect it names (the hire bar, a veto, a failure mode\'s cap), then calibrate again into an empty folder.',
+  }),
+  CalibrationUnwritable: entry<{ folder: string; reason: string; fix: string }>({
+    code: 'PK573',
+    name: 'CalibrationUnwritable',
+    title: 'The calibration folder cannot be written',
+    severity: 'error',
+    message: ({ folder, reason }) => `The calibration set could not be written to ${folder}: ${reason}. Whatever was written there is not a complete set: do not hand it to a reviewer.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, then calibrate again into an empty folder (--out DIR chooses it).`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -19,5 +19,5 @@ export const SCORED_SHEET_KIND = 'packet-kit/scored-sheet';
 /** The `kind` of `summary.json` of `packet grade`: the rubric page imports one as a queue of its scorecards. */
 export const GRADE_SUMMARY_KIND = 'packet-kit/grade-summary';
 
-/** The `kind` of a calibration key (`packet calibrate`), read by `packet agreement --key`. */
+/** The `kind` of a calibration key (`packet calibrate`'s lead/calibration-key.json), read by `packet agreement --key`. */
 export const CALIBRATION_KEY_KIND = 'packet-kit/calibration-key';
