@@ -15,3 +15,6 @@ export const SCORED_SHEET_SCHEMA_VERSION = 1;
 
 /** The `kind` of a scored sheet, so a stray file is not read as one. */
 export const SCORED_SHEET_KIND = 'packet-kit/scored-sheet';
+
+/** The `kind` of the `summary.json` of `packet grade`, so the rubric page reads it as a queue of scorecards. */
+export const GRADE_SUMMARY_KIND = 'packet-kit/grade-summary';
