@@ -438,6 +438,8 @@ export function startRubricPage(form: HTMLFormElement): void {
   const edited = (event: Event) => {
     if (event.target === fileInput || event.target === othersInput || event.target === blindBox) return;
     const target = event.target as HTMLInputElement;
+    // A tick fires input, then change: the change handles it, with the score before it still known.
+    if (event.type === 'input' && target.type === 'radio') return;
     if (event.type === 'change' && target.type === 'radio' && target.name.startsWith('row-')) {
       const row = target.name.slice(4);
       const from = graded.auto[row];
