@@ -4,6 +4,7 @@
  * beside each row, overrides of automatic rows with their reason, blind review and the sheets of
  * other reviewers combined by the rubric's rule once this reviewer's card is exported.
  */
+import { showControls } from '../errors/escape.ts';
 import { combineScores, DEFAULT_COMBINE } from '../judge/combine.ts';
 import { decisionSoFar } from './decision-so-far.ts';
 import { downloadJson } from './download-json.ts';
@@ -106,9 +107,12 @@ const today = () => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 
+/** Text from a submission or a sheet, as the page shows it: no control or bidi character hides or reorders what is around it. */
+const shown = (s: string) => showControls(s);
+
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}) => {
   const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = shown(text);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 };
@@ -133,7 +137,7 @@ export function startRubricPage(form: HTMLFormElement): void {
   const prefix = draftKey(card);
   const keyOf = (id: string) => `${prefix}:draft:${id}`;
   const say = (message: string, tone: 'ok' | 'error' | '' = '') => {
-    sheetStatus.textContent = message;
+    sheetStatus.textContent = shown(message);
     sheetStatus.dataset.tone = tone;
   };
 
@@ -245,7 +249,7 @@ export function startRubricPage(form: HTMLFormElement): void {
     const g = graded.grader;
     top.hidden = !g;
     if (g) {
-      q('[data-grader-headline]').textContent = decisionHeadline(g);
+      q('[data-grader-headline]').textContent = shown(decisionHeadline(g));
       top.dataset.state = g.decision.state;
       const list = q('[data-card-findings]');
       list.replaceChildren(...cardOwnFindings(g).map((i) => findingItem(g, i)));
@@ -261,7 +265,7 @@ export function startRubricPage(form: HTMLFormElement): void {
         o ? `Overridden from ${o.from} to ${o.to} by ${o.reviewer || 'the reviewer'}: ${o.reason}` : '',
         cap ? `Capped at ${cap.max}: the failure mode "${cap.mode}" matched.` : '',
       ].filter(Boolean);
-      box.textContent = lines.join(' ');
+      box.textContent = shown(lines.join(' '));
       box.hidden = lines.length === 0;
       box.toggleAttribute('data-overridden', Boolean(o));
       for (const input of form.querySelectorAll<HTMLInputElement>(`input[name="row-${row.id}"]`)) input.disabled = cap !== undefined && Number(input.value) > cap.max;
@@ -278,7 +282,7 @@ export function startRubricPage(form: HTMLFormElement): void {
   const findingItem = (g: GraderEvidence, i: number) => {
     const f = g.findings[i]!;
     const li = el('li', undefined, { 'data-finding': f.code });
-    li.append(el('strong', f.code), ` ${f.severity === 'warning' ? '(warning) ' : ''}${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
+    li.append(el('strong', f.code), shown(` ${f.severity === 'warning' ? '(warning) ' : ''}${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`));
     return li;
   };
 
