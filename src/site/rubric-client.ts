@@ -211,6 +211,8 @@ export function startRubricPage(form: HTMLFormElement): void {
     exported = undefined;
     draftId = freshUnnamed();
     text('scoredOn').value = today();
+    // The reviewer is the same person from card to card in this browser.
+    text('reviewer').value = storage.get(`${prefix}:reviewer`) ?? '';
   };
 
   /** Put a sheet or a scorecard on a clean form. */
@@ -553,6 +555,7 @@ export function startRubricPage(form: HTMLFormElement): void {
     storage.remove(keyOf(draftId));
     storage.remove(othersKey());
     storage.remove(`${prefix}:current`);
+    storage.remove(`${prefix}:reviewer`);
     resetForm();
     refresh();
     say('Cleared.', 'ok');
