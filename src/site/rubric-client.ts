@@ -124,6 +124,7 @@ export function startRubricPage(form: HTMLFormElement): void {
   const totalOut = q<HTMLOutputElement>('[data-total]');
   const decisionBox = q('[data-decision]');
   const decisionOut = q<HTMLOutputElement>('[data-decision-text]');
+  const stickyBar = q('[data-sticky-tally]');
   const sheetStatus = q('[data-sheet-status]');
   const fileInput = q<HTMLInputElement>('[data-import]');
   const othersInput = q<HTMLInputElement>('[data-import-others]');
@@ -313,6 +314,9 @@ export function startRubricPage(form: HTMLFormElement): void {
     showNotes();
     const so = decisionSoFar(card, scores, graded.caps);
     decisionBox.dataset.decision = so.state;
+    stickyBar.dataset.decision = so.state;
+    q('[data-sticky-total]').textContent = String(total);
+    q('[data-sticky-decision]').textContent = so.open === 0 ? (so.state === 'hire' ? 'Hire' : 'No hire') : so.state === 'no-hire' ? `No hire so far (${so.open} rows open)` : `${so.open} of ${rows.length} rows open`;
     if (so.open === 0) decisionOut.textContent = `${so.state === 'hire' ? 'Hire' : 'No hire'}: ${so.reason}.`;
     else if (so.state === 'no-hire') decisionOut.textContent = `No hire so far, whatever the open rows score: ${so.reason}. ${so.open} of ${rows.length} rows still to score.`;
     else decisionOut.textContent = scored.length ? `${so.open} of ${rows.length} rows still to score; no decision yet.` : 'Tick one score per row; the total, the vetoes and the decision follow.';
@@ -675,6 +679,9 @@ export function startRubricPage(form: HTMLFormElement): void {
   q('[data-review]').hidden = false;
   q('[data-autosave-note]').hidden = false;
   q('[data-no-script]').hidden = true;
+  // The bar shows while the tally is out of view (the bar itself says it, so a screen reader hears the tally once).
+  stickyBar.hidden = false;
+  if ('IntersectionObserver' in window) new IntersectionObserver(([entry]) => (stickyBar.hidden = Boolean(entry?.isIntersecting))).observe(q('.tally'));
   blindBox.checked = blind;
   const legacy = storage.get(prefix);
   if (legacy !== null) {

@@ -217,9 +217,15 @@ test('number keys tick a level on the focused row, and the total and decision st
   await page.keyboard.press('1');
   await expect(page.locator(`[data-row="${first!.id}"] input[value="1"]`)).toBeChecked();
   await expect(page.locator('[data-total]')).toHaveText('1');
+  // Scrolled to the top rows, the tally is out of view and a bar at the window's foot keeps the total and the decision so far.
   await page.locator(`[data-row="${second!.id}"]`).scrollIntoViewIfNeeded();
-  await expect(page.locator('[data-total]')).toBeInViewport();
-  await expect(page.locator('[data-decision-text]')).toBeInViewport();
+  await expect(page.locator('.tally')).not.toBeInViewport();
+  await expect(page.locator('[data-sticky-total]')).toBeInViewport();
+  await expect(page.locator('[data-sticky-total]')).toHaveText('1');
+  await expect(page.locator('[data-sticky-decision]')).toHaveText(`${packet.rubric.rows.length - 1} of ${packet.rubric.rows.length} rows open`);
+  // With the tally in view, the bar gives way to it.
+  await page.locator('.tally').scrollIntoViewIfNeeded();
+  await expect(page.locator('[data-sticky-tally]')).toBeHidden();
 });
 
 test("a batch's summary.json is a queue: blind by default, each submission its own card, next and previous, one list across the candidates", async ({ page }, testInfo) => {
