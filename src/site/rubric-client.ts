@@ -314,7 +314,7 @@ export function startRubricPage(form: HTMLFormElement): void {
     showNotes();
     const so = decisionSoFar(card, scores, graded.caps);
     decisionBox.dataset.decision = so.state;
-    stickyBar.dataset.decision = so.state;
+    stickyBar.dataset.state = so.state;
     q('[data-sticky-total]').textContent = String(total);
     q('[data-sticky-decision]').textContent = so.open === 0 ? (so.state === 'hire' ? 'Hire' : 'No hire') : so.state === 'no-hire' ? `No hire so far (${so.open} rows open)` : `${so.open} of ${rows.length} rows open`;
     if (so.open === 0) decisionOut.textContent = `${so.state === 'hire' ? 'Hire' : 'No hire'}: ${so.reason}.`;
@@ -440,7 +440,7 @@ export function startRubricPage(form: HTMLFormElement): void {
     combined.textContent = result
       ? `Combined decision of ${result.sheets} sheets: ${result.decision === 'hire' ? 'Hire' : 'No hire'} (${result.reason}). The rubric's rule: ${ruleWords}.`
       : `The rubric's rule: ${ruleWords}.`;
-    combined.dataset.decision = result?.decision ?? 'pending';
+    combined.dataset.state = result?.decision ?? 'pending';
   };
 
   // Editing the card.
@@ -679,9 +679,9 @@ export function startRubricPage(form: HTMLFormElement): void {
   q('[data-review]').hidden = false;
   q('[data-autosave-note]').hidden = false;
   q('[data-no-script]').hidden = true;
-  // The bar shows while the tally is out of view (the bar itself says it, so a screen reader hears the tally once).
+  // The bar shows while the tally is out of view; it keeps its place when it gives way, so nothing under the pointer moves.
   stickyBar.hidden = false;
-  if ('IntersectionObserver' in window) new IntersectionObserver(([entry]) => (stickyBar.hidden = Boolean(entry?.isIntersecting))).observe(q('.tally'));
+  if ('IntersectionObserver' in window) new IntersectionObserver(([entry]) => stickyBar.toggleAttribute('data-covered', Boolean(entry?.isIntersecting))).observe(q('.tally'));
   blindBox.checked = blind;
   const legacy = storage.get(prefix);
   if (legacy !== null) {
