@@ -318,3 +318,35 @@ test("blind review keeps other reviewers' sheets hidden until this card is expor
   expect(combined.decision).toBe('no-hire');
   await expect(page.locator('[data-combined]')).toHaveText(`Combined decision of 3 sheets: No hire (${combined.reason}). The rubric's rule: the median of each row (of an even count, the lower middle), and any reviewer's veto holds.`);
 });
+
+test('three reviewers score the same five submissions blind, each card its own draft, and each sheet names its reviewer and submission', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const reviewers = ['Ana', 'Ben', 'Cy'];
+  const order = JSON.parse(await readFile(summaryFile, 'utf8')).rows.map((r: { name: string }) => r.name) as string[];
+  const sheets: { reviewer: string; blind: boolean; submission: { sha256: string }; scores: Record<string, number>; candidate: string }[] = [];
+  for (const [k, reviewer] of reviewers.entries()) {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(`/packets/${ID}/rubric/`);
+    await importInput(page).setInputFiles(summaryFile);
+    await page.getByLabel('Reviewer', { exact: true }).fill(reviewer);
+    for (const [i, name] of order.entries()) {
+      await expect(page.locator('[data-queue-pos]')).toHaveText(`Submission ${i + 1} of 5`);
+      await expect(page.locator('[data-blind-name]')).toHaveText(`Submission ${cards[name]!.submission.sha256.slice(0, 8)}`);
+      // Each reviewer scores a little differently: the last reviewer one point lower on the first judgement row, where it can.
+      for (const [j, r] of judgementRows(name).entries()) await tick(page, r.id, Math.max(0, maxOf(r) - (j === 0 && k === 2 ? 1 : 0)));
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scored sheet (JSON)' }).click()]);
+      sheets.push(JSON.parse(await readFile(await download.path(), 'utf8')));
+      if (i < order.length - 1) await page.getByRole('button', { name: 'Next' }).click();
+    }
+    await expect(page.locator('[data-queue] tbody tr').filter({ hasText: 'exported' })).toHaveCount(5);
+    await expect(page.locator('[data-drafts] li')).toHaveCount(5);
+    await context.close();
+  }
+  expect(sheets).toHaveLength(15);
+  for (const reviewer of reviewers) {
+    const mine = sheets.filter((s) => s.reviewer === reviewer);
+    expect(mine.map((s) => s.submission.sha256).sort()).toEqual(order.map((n) => cards[n]!.submission.sha256).sort());
+    for (const s of mine) expect(s).toMatchObject({ blind: true, candidate: order.find((n) => cards[n]!.submission.sha256 === s.submission.sha256) });
+  }
+});
