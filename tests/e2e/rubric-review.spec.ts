@@ -135,7 +135,7 @@ test('a CAUGHT scorecard says its decision so far at the top as scorecard.md doe
   const bob = cards.bob!;
   expect(bob.verdict).toBe('CAUGHT');
   expect(bob.decision.state).toBe('no-hire');
-  // rows[i].findings (the scorecard's contract): the first finding bears on the automatic row, the rest are the card's own, unless the grader already says.
+  // rows[i].findings of scorecard.json: the first finding bears on the automatic row, the rest are the card's own, unless the grader already says.
   const withRows: Card = bob.rows.some((r) => r.findings) ? bob : { ...bob, rows: bob.rows.map((r) => ({ ...r, findings: r.auto ? [0] : [] })) };
   const file = testInfo.outputPath('bob-scorecard.json');
   await writeFile(file, JSON.stringify(withRows));
