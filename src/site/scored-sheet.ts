@@ -17,14 +17,30 @@ export interface ScoringCard {
   version: string;
   /** The packet's content digest. */
   digest: string;
-  /** The rubric's rows, hire bar and vetoes. */
-  rubric: Pick<RubricFrontmatter, 'rows' | 'hireBar' | 'vetoes'>;
+  /** The rubric's rows, hire bar and vetoes, and how several reviewers' sheets combine. */
+  rubric: Pick<RubricFrontmatter, 'rows' | 'hireBar' | 'vetoes'> & { combine?: RubricFrontmatter['combine'] };
 }
 
 /** The card of a packet as a content collection holds it (a take-home, a lab or a drill). */
 export function scoringCardOf(packet: { id: string; digest: string; prompt: { version: string }; rubric: ScoringCard['rubric'] }): ScoringCard {
-  const { rows, hireBar, vetoes } = packet.rubric;
-  return { id: packet.id, version: packet.prompt.version, digest: packet.digest, rubric: { rows, hireBar, vetoes } };
+  const { rows, hireBar, vetoes, combine } = packet.rubric;
+  return { id: packet.id, version: packet.prompt.version, digest: packet.digest, rubric: { rows, hireBar, vetoes, ...(combine ? { combine } : {}) } };
+}
+
+/** An automatic row's score changed by the reviewer from what the scorecard gave it. */
+export interface SheetOverride {
+  /** The row id. */
+  row: string;
+  /** The scorecard's score. */
+  from: number;
+  /** The reviewer's. */
+  to: number;
+  /** Why, in the reviewer's words. */
+  reason: string;
+  /** Who changed it (the card's reviewer). */
+  reviewer: string;
+  /** When, ISO 8601. */
+  at: string;
 }
 
 /** A scored sheet, as exported. */
@@ -60,6 +76,12 @@ export interface ScoredSheet {
   evidence?: Record<string, string>;
   /** The caps matched failure modes put on rows, by row id, as the scorecard found them. */
   caps?: Record<string, { mode: string; max: number }>;
+  /** Automatic rows the reviewer scored otherwise than the scorecard, each with its reason (their evidence then reads "overridden ..."). */
+  overrides?: SheetOverride[];
+  /** True when the card was scored in blind mode (the candidate's name and other reviewers' scores hidden until it was exported). */
+  blind?: boolean;
+  /** The scorecard's verdict (`PASS`, `CAUGHT`, ...), when the card started from one. */
+  verdict?: string;
   /** When the sheet was exported (or saved in the browser), ISO 8601. */
   date: string;
 }
@@ -76,6 +98,9 @@ export interface SheetExtras {
   submission?: SheetSubmission;
   evidence?: Readonly<Record<string, string>>;
   caps?: Readonly<Record<string, { mode: string; max: number }>>;
+  overrides?: readonly SheetOverride[];
+  blind?: boolean;
+  verdict?: string;
   candidate?: string;
   reviewer?: string;
   /** `YYYY-MM-DD`. */
@@ -99,6 +124,7 @@ export function completeScores(card: ScoringCard, scores: Readonly<Record<string
 export function scoredSheet(card: ScoringCard, scores: Readonly<Record<string, number | undefined>>, extra: SheetExtras & { date: Date }): ScoredSheet {
   const ordered: Record<string, number> = {};
   const notes: Record<string, string> = {};
+  const overrides = card.rubric.rows.flatMap((row) => (extra.overrides ?? []).filter((o) => o.row === row.id && o.to === scores[row.id] && o.from !== o.to).slice(-1).map((o) => ({ ...o })));
   for (const row of card.rubric.rows) {
     const score = scores[row.id];
     if (score !== undefined) ordered[row.id] = score;
@@ -118,10 +144,33 @@ export function scoredSheet(card: ScoringCard, scores: Readonly<Record<string, n
     ...(extra.scoredOn && ISO_DAY.test(extra.scoredOn) ? { scoredOn: extra.scoredOn } : {}),
     ...(Object.keys(notes).length ? { notes } : {}),
     ...(extra.submission ? { submission: { name: extra.submission.name, sha256: extra.submission.sha256 } } : {}),
-    ...(extra.evidence && Object.keys(extra.evidence).length ? { evidence: { ...extra.evidence } } : {}),
+    ...(extra.evidence && Object.keys(extra.evidence).length ? { evidence: evidenceWithOverrides(extra.evidence, overrides) } : {}),
     ...(extra.caps && Object.keys(extra.caps).length ? { caps: { ...extra.caps } } : {}),
+    ...(overrides.length ? { overrides } : {}),
+    ...(extra.blind ? { blind: true } : {}),
+    ...(extra.verdict ? { verdict: extra.verdict } : {}),
     date: extra.date.toISOString(),
   };
+}
+
+/** How an overridden row's evidence reads in a sheet: it says so first, then quotes what the scorecard said. */
+const OVERRIDDEN = 'overridden from ';
+const SCORECARD_SAID = '; the scorecard said: ';
+
+function evidenceWithOverrides(evidence: Readonly<Record<string, string>>, overrides: readonly SheetOverride[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [row, text] of Object.entries(evidence)) {
+    const o = overrides.find((x) => x.row === row);
+    out[row] = o ? `${OVERRIDDEN}${o.from} to ${o.to} by ${o.reviewer || 'the reviewer'} (${o.reason})${SCORECARD_SAID}${text}` : text;
+  }
+  return out;
+}
+
+/** The scorecard's own evidence of a row, from a sheet's (which says "overridden ..." first for an overridden row). */
+export function scorecardEvidence(text: string): string {
+  if (!text.startsWith(OVERRIDDEN)) return text;
+  const at = text.indexOf(SCORECARD_SAID);
+  return at === -1 ? text : text.slice(at + SCORECARD_SAID.length);
 }
 
 /** The file name an exported sheet gets: `red-log-gate-1.0.0-scored.json`, with the candidate when given. */
@@ -151,8 +200,47 @@ export type ReadSheetResult =
       caps: Record<string, { mode: string; max: number }>;
       /** True when this was a `scorecard.json`: only its automatic rows are scored. */
       fromScorecard: boolean;
+      /** The automatic rows' overrides the sheet records. */
+      overrides: SheetOverride[];
+      /** The sheet was scored blind. */
+      blind: boolean;
+      /** The scorecard's verdict, when there was one. */
+      verdict: string;
+      /** What the grader found, when this was a scorecard (a sheet does not carry it). */
+      graderEvidence?: GraderEvidence;
     }
   | { ok: false; message: string };
+
+/** A grader's finding as the page shows it. */
+export interface CardFinding {
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  hint: string;
+  file?: string;
+  line?: number;
+}
+
+/** What a scorecard of `packet grade` says beyond the scores: the verdict, the decision so far, the findings and the rows they bear on. */
+export interface GraderEvidence {
+  verdict: string;
+  /** The decision so far, as scorecard.md states it. */
+  decision: { state: string; reason: string };
+  findings: CardFinding[];
+  /** Indexes into `findings` per row id (`rows[i].findings`); findings on no row are the card's own. */
+  rowFindings: Record<string, number[]>;
+}
+
+/** The scorecard's headline, word for word as scorecard.md opens (without its bold). */
+export function decisionHeadline(e: Pick<GraderEvidence, 'verdict' | 'decision'>): string {
+  return `${e.verdict}, decision so far: ${e.decision.state} (${e.decision.reason}).`;
+}
+
+/** Indexes of the findings no row claims: the card's own. */
+export function cardOwnFindings(e: Pick<GraderEvidence, 'findings' | 'rowFindings'>): number[] {
+  const claimed = new Set(Object.values(e.rowFindings).flat());
+  return e.findings.map((_, i) => i).filter((i) => !claimed.has(i));
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -225,10 +313,26 @@ export function readScoredSheet(text: string, card: ScoringCard): ReadSheetResul
       caps[rowId] = { mode: value.mode, max: value.max as number };
     }
   }
+  const overrides: SheetOverride[] = [];
+  if (json.overrides !== undefined) {
+    if (!Array.isArray(json.overrides)) return { ok: false, message: 'This sheet\'s "overrides" is not a list. Nothing was changed.' };
+    for (const o of json.overrides as unknown[]) {
+      const row = isRecord(o) ? card.rubric.rows.find((r) => r.id === o.row && r.auto) : undefined;
+      const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= (row?.max ?? -1);
+      if (!isRecord(o) || !row || !whole(o.from) || !whole(o.to) || typeof o.reason !== 'string' || typeof o.reviewer !== 'string' || typeof o.at !== 'string') {
+        return { ok: false, message: 'This sheet has an override that is not an automatic row of this rubric with "from", "to" (whole scores in range), "reason", "reviewer" and "at". Nothing was changed.' };
+      }
+      overrides.push({ row: row.id, from: o.from as number, to: o.to as number, reason: o.reason, reviewer: o.reviewer, at: o.at });
+    }
+  }
+  for (const o of overrides) if (evidence[o.row] !== undefined) evidence[o.row] = scorecardEvidence(evidence[o.row]!);
   const asText = (v: unknown) => (typeof v === 'string' ? v : '');
   const scoredOn = asText(json.scoredOn);
   return {
     ok: true,
+    overrides,
+    blind: json.blind === true,
+    verdict: asText(json.verdict),
     scores,
     candidate: asText(json.candidate),
     reviewer: asText(json.reviewer),
@@ -278,6 +382,22 @@ export function readScorecard(json: Record<string, unknown>, card: ScoringCard):
   const scores: Record<string, number> = {};
   const evidence: Record<string, string> = {};
   const caps: Record<string, { mode: string; max: number }> = {};
+  const findings: CardFinding[] = (Array.isArray(json.findings) ? (json.findings as unknown[]) : []).filter(isRecord).map((f) => ({
+    code: typeof f.code === 'string' ? f.code : '?',
+    severity: f.severity === 'warning' ? 'warning' : 'error',
+    message: typeof f.message === 'string' ? f.message : '',
+    hint: typeof f.hint === 'string' ? f.hint : '',
+    ...(typeof f.file === 'string' ? { file: f.file } : {}),
+    ...(Number.isInteger(f.line) ? { line: f.line as number } : {}),
+  }));
+  const rowFindings: Record<string, number[]> = {};
+  for (const raw of json.rows as unknown[]) {
+    if (isRecord(raw) && typeof raw.id === 'string' && Array.isArray(raw.findings)) {
+      rowFindings[raw.id] = (raw.findings as unknown[]).filter((i): i is number => Number.isInteger(i) && (i as number) >= 0 && (i as number) < findings.length);
+    }
+  }
+  const decision = isRecord(json.decision) && typeof json.decision.state === 'string' && typeof json.decision.reason === 'string' ? { state: json.decision.state, reason: json.decision.reason } : { state: 'pending', reason: 'the scorecard states no decision' };
+  const verdict = typeof json.verdict === 'string' ? json.verdict : '';
   for (const raw of json.rows as unknown[]) {
     if (!isRecord(raw) || typeof raw.id !== 'string') return { ok: false, message: 'This scorecard has a row without an id. Nothing was changed.' };
     const row = card.rubric.rows.find((r) => r.id === raw.id);
@@ -291,7 +411,23 @@ export function readScorecard(json: Record<string, unknown>, card: ScoringCard):
     scores[row.id] = raw.score;
     if (typeof raw.evidence === 'string') evidence[row.id] = raw.evidence;
   }
-  return { ok: true, scores, candidate: submission.name, reviewer: '', scoredOn: '', notes: {}, date: typeof json.date === 'string' ? json.date : '', submission, evidence, caps, fromScorecard: true };
+  return {
+    ok: true,
+    scores,
+    candidate: submission.name,
+    reviewer: '',
+    scoredOn: '',
+    notes: {},
+    date: typeof json.date === 'string' ? json.date : '',
+    submission,
+    evidence,
+    caps,
+    fromScorecard: true,
+    overrides: [],
+    blind: false,
+    verdict,
+    graderEvidence: { verdict, decision, findings, rowFindings },
+  };
 }
 
 /** Read what a reviewer imports: a scored sheet of this page, or a `scorecard.json` of `packet grade`. */
@@ -306,9 +442,24 @@ export function readImport(text: string, card: ScoringCard): ReadSheetResult {
   return readScoredSheet(text, card);
 }
 
-/** Where the browser keeps the card being scored, so a reload does not lose it: one draft per packet version. */
+/** Where the browser kept the card being scored before drafts were per submission: one per packet version (read once, then moved). */
 export function draftKey(card: Pick<ScoringCard, 'id' | 'digest'>): string {
   return `packet-kit:scoring:${card.id}:${card.digest}`;
+}
+
+/**
+ * The draft a card belongs to: the submission's sha256, or for a card of no graded submission the
+ * candidate's name as typed (case and spaces aside); `null` while it names neither.
+ */
+export function draftIdOf(sheet: { submission?: SheetSubmission | undefined; candidate?: string | undefined }): string | null {
+  if (sheet.submission?.sha256) return `sha256:${sheet.submission.sha256}`;
+  const name = (sheet.candidate ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+  return name ? `candidate:${name}` : null;
+}
+
+/** The label blind mode shows instead of a candidate's name: from the sha256, which says nothing of who sent it. */
+export function blindLabel(sha256: string | null | undefined): string {
+  return sha256 ? `Submission ${sha256.slice(0, 8)}` : 'A submission';
 }
 
 /** True when a sheet holds nothing a person typed: no score, no note, no name. */

@@ -21,6 +21,7 @@ let scorecard: {
   packet: { digest: string };
   submission: { name: string; sha256: string };
   rows: { id: string; auto: string | null; score: number | null; evidence: string | null; cap: { mode: string; max: number } | null }[];
+  decision: { state: string };
 };
 
 test.beforeAll(async () => {
@@ -66,7 +67,8 @@ test('a scorecard.json sets the automatic rows with their evidence, and the expo
     await expect(page.locator(`[data-evidence="${row.id}"]`)).toContainText(`Capped at ${row.cap!.max}: the failure mode "${row.cap!.mode}" matched.`);
     await expect(page.locator(`[data-row="${row.id}"] input[value="${row.cap!.max + 1}"]`)).toBeDisabled();
   }
-  await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'pending');
+  // The decision so far is the scorecard's (this wrong answer cannot reach the hire bar: no-hire already).
+  await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', scorecard.decision.state);
 
   // The reviewer scores the judgement rows (as high as each cap allows) and exports.
   for (const row of judged) {
@@ -74,6 +76,7 @@ test('a scorecard.json sets the automatic rows with their evidence, and the expo
     await page.locator(`[data-row="${row.id}"] input[value="${Math.min(max, row.cap?.max ?? max)}"]`).check();
   }
   await expect(page.locator('[data-decision]')).not.toHaveAttribute('data-decision', 'pending');
+  await page.getByLabel('Reviewer', { exact: true }).fill('Sam');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scored sheet (JSON)' }).click()]);
   const file = testInfo.outputPath('sheet.json');
   await download.saveAs(file);

@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { scoringDataOf } from '../../../src/site/score-client.ts';
-import { completeScores, draftKey, isBlankSheet, levelWords, readImport, readScoredSheet, scoredSheet, scoredSheetFileName, scoringCardOf, type ScoringCard } from '../../../src/site/scored-sheet.ts';
+import {
+  blindLabel,
+  cardOwnFindings,
+  completeScores,
+  decisionHeadline,
+  draftIdOf,
+  draftKey,
+  isBlankSheet,
+  levelWords,
+  readImport,
+  readScoredSheet,
+  scorecardEvidence,
+  scoredSheet,
+  scoredSheetFileName,
+  scoringCardOf,
+  type ScoringCard,
+} from '../../../src/site/scored-sheet.ts';
 
 const card: ScoringCard = {
   id: 'red-log-gate',
@@ -59,6 +75,9 @@ describe('the scored sheet', () => {
       evidence: {},
       caps: {},
       fromScorecard: false,
+      overrides: [],
+      blind: false,
+      verdict: '',
     });
     // A sheet exported before notes and days were on the card reads as one without them.
     const { notes: _n, scoredOn: _d, ...older } = sheet;
@@ -66,7 +85,7 @@ describe('the scored sheet', () => {
     expect(readScoredSheet(JSON.stringify({ ...sheet, notes: { vibes: 'x' } }), card)).toMatchObject({ ok: false, message: expect.stringContaining('row "vibes"') });
   });
 
-  it('knows a blank card, and keeps one draft per packet version', () => {
+  it('knows a blank card, and the key of the one draft per packet version kept before drafts were per submission', () => {
     expect(isBlankSheet(scoredSheet(card, {}, { date, scoredOn: '2026-11-28' }))).toBe(true);
     expect(isBlankSheet(scoredSheet(card, {}, { date, notes: { tests: 'started' } }))).toBe(false);
     expect(isBlankSheet(scoredSheet(card, { tests: 0 }, { date }))).toBe(false);
@@ -165,5 +184,49 @@ describe('a scorecard.json imported onto the card', () => {
     expect(refused({ rows: rows({ score: 4 }) })).toMatch(/whole number from 0 to 3/);
     expect(refused({ rows: rows({ id: 'ghost' }) })).toMatch(/row "ghost" that this rubric does not have/);
     expect(readImport('{"kind":"packet-kit/scorecard"', autoCard)).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
+  });
+
+  it("brings the grader's verdict, decision so far and findings, with the rows each finding bears on", () => {
+    const findings = [
+      { code: 'PK416', name: 'x', kind: 'hidden-tests', severity: 'error', message: '1 held-out test failed', hint: 'h' },
+      { code: 'PK512', name: 'y', kind: 'version', severity: 'warning', message: 'no README.md', hint: 'h', file: 'README.md' },
+    ];
+    const rows = JSON.parse(scorecard()).rows.map((row: { id: string }) => ({ ...row, findings: row.id === 'tests' ? [0, 7] : [] }));
+    const r = readImport(scorecard({ verdict: 'CAUGHT', findings, rows, decision: { state: 'no-hire', reason: "at most 5 of the hire bar's 6, whatever the reviewer scores" } }), autoCard);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.verdict).toBe('CAUGHT');
+    const g = r.graderEvidence!;
+    // An index out of range is dropped, not shown as a finding that is not there.
+    expect(g.rowFindings).toEqual({ tests: [0], honest: [], notes: [] });
+    expect(g.findings[1]).toEqual({ code: 'PK512', severity: 'warning', message: 'no README.md', hint: 'h', file: 'README.md' });
+    expect(cardOwnFindings(g)).toEqual([1]);
+    expect(decisionHeadline(g)).toBe("CAUGHT, decision so far: no-hire (at most 5 of the hire bar's 6, whatever the reviewer scores).");
+  });
+
+  it('records an override of an automatic row with its reason; its evidence says so first, and reads back', () => {
+    const r = readImport(scorecard(), autoCard);
+    if (!r.ok) throw new Error(r.message);
+    const override = { row: 'tests', from: 0, to: 2, reason: 'the held-out run was flaky', reviewer: 'Sam', at: '2026-11-30T10:00:00.000Z' };
+    const extras = { date, candidate: r.candidate, reviewer: 'Sam', ...(r.submission ? { submission: r.submission } : {}), evidence: r.evidence, caps: r.caps, verdict: 'CAUGHT', blind: true };
+    const sheet = scoredSheet(autoCard, { tests: 2, honest: 1, notes: 2 }, { ...extras, overrides: [override] });
+    expect(sheet.overrides).toEqual([override]);
+    expect(sheet.evidence!.tests).toBe('overridden from 0 to 2 by Sam (the held-out run was flaky); the scorecard said: PK416 1 held-out test failed: test_gate');
+    expect(sheet).toMatchObject({ blind: true, verdict: 'CAUGHT' });
+    const back = readScoredSheet(JSON.stringify(sheet), autoCard);
+    expect(back).toMatchObject({ ok: true, overrides: [override], blind: true, verdict: 'CAUGHT', evidence: { tests: 'PK416 1 held-out test failed: test_gate' } });
+    expect(scorecardEvidence('green: all passed')).toBe('green: all passed');
+    // An override the score no longer shows (set back to the scorecard's) is not exported.
+    expect(scoredSheet(autoCard, { tests: 0, honest: 1, notes: 2 }, { ...extras, overrides: [override] }).overrides).toBeUndefined();
+    // A bad override is refused, saying what it needs.
+    const bad = readScoredSheet(JSON.stringify({ ...sheet, overrides: [{ ...override, row: 'notes' }] }), autoCard);
+    expect(bad).toMatchObject({ ok: false, message: expect.stringMatching(/override that is not an automatic row/) });
+  });
+
+  it('keys a draft by the submission sha256, else by the candidate, and labels a blind card by its sha256 only', () => {
+    expect(draftIdOf({ submission: { name: 'ada', sha256: sha }, candidate: 'Ada' })).toBe(`sha256:${sha}`);
+    expect(draftIdOf({ candidate: '  Bob   Smith ' })).toBe('candidate:bob smith');
+    expect(draftIdOf({ candidate: ' ' })).toBeNull();
+    expect(blindLabel(sha)).toBe('Submission aaaaaaaa');
+    expect(blindLabel(null)).toBe('A submission');
   });
 });
