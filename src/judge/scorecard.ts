@@ -11,6 +11,9 @@ import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judg
 import { failureModes, type CodePacket } from '../packets/packet.ts';
 import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText, showControls } from './candidate-text.ts';
 import { decide, type Decision } from './score.ts';
+import { shortReason, verdictWords, vetoReason, type GraderWord } from './verdict-words.ts';
+
+export type { GraderWord } from './verdict-words.ts';
 
 import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
 
@@ -69,18 +72,6 @@ export function cardRows(packet: CodePacket, evidence: AutoEvidence, quote: (aut
 }
 
 /** The grader's verdict on a card, when it is not PASS: it says so wherever the decision is no-hire. */
-export interface GraderWord {
-  verdict: string;
-  findings: readonly Pick<Finding, 'code' | 'severity'>[];
-}
-
-/** "the grader's verdict is CAUGHT (PK416, PK424, PK429)", or '' for a PASS. */
-function verdictWords(w: GraderWord | undefined): string {
-  if (!w || w.verdict === 'PASS') return '';
-  const codes = [...new Set(w.findings.filter((f) => f.severity === 'error').map((f) => f.code))];
-  return `the grader's verdict is ${w.verdict}${codes.length ? ` (${codes.join(', ')})` : ''}`;
-}
-
 /**
  * The decision so far from a card's rows. A no-hire says what decides it: the veto (row, score,
  * note), or the automatic rows that leave the card short of the hire bar, each with the grader's
@@ -97,9 +88,8 @@ export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly
   const base = { autoPoints, range: { min: autoPoints, max: best }, hireBar: rubric.hireBar, vetoes };
   const caught = verdictWords(grader);
   if (!graded) return { ...base, state: 'not-graded', reason: 'the submission was not graded' };
-  if (vetoes.length) return { ...base, state: 'no-hire', reason: `veto on ${vetoes.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}${caught ? `; ${caught}` : ''}` };
-  const short = `at most ${best} of the hire bar's ${rubric.hireBar}, whatever the reviewer scores`;
-  if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: caught ? `${caught}: its automatic rows leave ${short}` : short };
+  if (vetoes.length) return { ...base, state: 'no-hire', reason: vetoReason(vetoes, caught) };
+  if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: shortReason(best, rubric.hireBar, caught) };
   if (open.length === 0) {
     const d = decide(rubric, scores);
     return { ...base, state: d.decision, reason: d.reason };

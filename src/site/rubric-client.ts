@@ -312,7 +312,7 @@ export function startRubricPage(form: HTMLFormElement): void {
       li.querySelector<HTMLElement>('[data-veto-fired]')!.hidden = !fired;
     }
     showNotes();
-    const so = decisionSoFar(card, scores, graded.caps);
+    const so = decisionSoFar(card, scores, graded.caps, graded.grader ? { verdict: graded.grader.verdict, findings: graded.grader.findings, auto: graded.auto } : undefined);
     decisionBox.dataset.decision = so.state;
     stickyBar.dataset.state = so.state;
     q('[data-sticky-total]').textContent = String(total);

@@ -113,5 +113,7 @@ test('a drill: the next sheet starts a clean card, and replacing a scored card a
   await expect(page.locator('[data-row="changes"] input:checked')).toHaveCount(0);
   await expect(page.locator('[data-row="verdicts"] input[value="3"]')).not.toBeChecked();
   await expect(ticked(page)).toHaveCount(1);
-  await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'pending');
+  // Every wrong verdict puts the automatic row at or under its veto: no-hire already, from Hana's own sheet.
+  await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'no-hire');
+  await expect(page.locator('[data-decision-text]')).toContainText('veto on verdicts');
 });

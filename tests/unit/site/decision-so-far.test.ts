@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decisionSoFar as judgeDecisionSoFar } from '../../../src/judge/scorecard.ts';
 import { decisionSoFar } from '../../../src/site/decision-so-far.ts';
 import type { ScoringCard } from '../../../src/site/scored-sheet.ts';
 
@@ -27,5 +28,18 @@ describe('the decision so far while rows are open', () => {
 
   it("is the card's decision once every row is scored", () => {
     expect(decisionSoFar(card, { tests: 3, honest: 2, notes: 1 })).toEqual({ state: 'hire', reason: '6 of 8 clears the hire bar of 6', open: 0 });
+  });
+
+  it("names the grader's verdict as the scorecard does, while the scored rows are the scorecard's own", () => {
+    const grader = { verdict: 'CAUGHT', findings: [{ code: 'PK416', severity: 'error' as const }, { code: 'PK512', severity: 'warning' as const }], auto: { tests: 0 } };
+    const judgeCard = { rubric: { data: { ...card.rubric, combine: { rows: 'median' as const, veto: 'any' as const } } } };
+    const rows = card.rubric.rows.map((r) => ({ id: r.id, criterion: r.criterion, max: r.max, auto: r.auto ?? null, score: r.auto ? 0 : null, evidence: null, cap: null, findings: [] }));
+    const onCard = judgeDecisionSoFar(judgeCard as never, rows, true, grader);
+    expect(decisionSoFar(card, { tests: 0 }, {}, grader)).toEqual({ state: 'no-hire', reason: onCard.reason, open: 2 });
+    expect(onCard.reason).toBe("the grader's verdict is CAUGHT (PK416): its automatic rows leave at most 5 of the hire bar's 6, whatever the reviewer scores");
+    // Once the reviewer has scored a row of their own, the words say whose scores leave the card short.
+    expect(decisionSoFar(card, { tests: 0, notes: 0 }, {}, grader).reason).toBe("the grader's verdict is CAUGHT (PK416): the scores so far leave at most 2 of the hire bar's 6, whatever the reviewer scores");
+    expect(decisionSoFar(card, { honest: 0 }, {}, grader).reason).toBe("veto on honest (0 <= 0): A fake green is a no.; the grader's verdict is CAUGHT (PK416)");
+    expect(decisionSoFar(card, { tests: 0 }, {}, { ...grader, verdict: 'PASS' }).reason).toBe("at most 5 of the hire bar's 6, whatever the reviewer scores");
   });
 });

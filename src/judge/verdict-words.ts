@@ -1,0 +1,31 @@
+import type { Finding } from './findings.ts';
+
+/**
+ * How a decision so far names the grader's verdict when it is not a PASS: one phrase, written
+ * once, for scorecard.md, scorecard.json and the rubric page, so the page says what the card
+ * says. Pure, and small enough for the browser.
+ */
+
+/** What the words need of the grader: its verdict and its findings' codes and severities. */
+export interface GraderWord {
+  verdict: string;
+  findings: readonly Pick<Finding, 'code' | 'severity'>[];
+}
+
+/** "the grader's verdict is CAUGHT (PK416, PK424, PK429)", or '' for a PASS or no grader. */
+export function verdictWords(w: GraderWord | undefined): string {
+  if (!w || w.verdict === 'PASS') return '';
+  const codes = [...new Set(w.findings.filter((f) => f.severity === 'error').map((f) => f.code))];
+  return `the grader's verdict is ${w.verdict}${codes.length ? ` (${codes.join(', ')})` : ''}`;
+}
+
+/** The reason of a no-hire by a fired veto: the veto's row, score and note, then the verdict's words. */
+export function vetoReason(fired: readonly { row: string; score: number; atMost: number; note: string }[], caught: string): string {
+  return `veto on ${fired.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}${caught ? `; ${caught}` : ''}`;
+}
+
+/** The reason of a no-hire that no open row can reach: the best total, said as the grader's verdict leaves it. */
+export function shortReason(best: number, hireBar: number, caught: string, by = 'its automatic rows'): string {
+  const short = `at most ${best} of the hire bar's ${hireBar}, whatever the reviewer scores`;
+  return caught ? `${caught}: ${by} leave ${short}` : short;
+}
