@@ -67,11 +67,10 @@ test.beforeAll(async () => {
     headline[name] = md.split('\n')[2]!.replace(/\*\*/g, '');
   }
   // summary.json as `packet grade` writes it for the page: its kind, and each row's scorecard (the exact object of its scorecard.json).
-  const summary = JSON.parse(await readFile(path.join(dir, 'grades', ID, 'summary.json'), 'utf8'));
-  summary.kind = GRADE_SUMMARY_KIND;
-  for (const row of summary.rows) row.scorecard = cards[row.name];
-  summaryFile = path.join(dir, 'summary.json');
-  await writeFile(summaryFile, JSON.stringify(summary));
+  summaryFile = path.join(dir, 'grades', ID, 'summary.json');
+  const summary = JSON.parse(await readFile(summaryFile, 'utf8'));
+  expect(summary.kind).toBe(GRADE_SUMMARY_KIND);
+  for (const row of summary.rows) expect(row.scorecard).toEqual(cards[row.name]);
 });
 
 test.afterAll(async () => {
@@ -131,16 +130,15 @@ test('importing over a card that has scores asks first', async ({ page }) => {
   await expect(page.locator(`[data-row="${judged[0]!.id}"] input:checked`)).toHaveCount(0);
 });
 
-test('a CAUGHT scorecard says its decision so far at the top as scorecard.md does, with each finding beside the row it bears on', async ({ page }, testInfo) => {
+test('a CAUGHT scorecard says its decision so far at the top as scorecard.md does, with each finding beside the row it bears on', async ({ page }) => {
   const bob = cards.bob!;
   expect(bob.verdict).toBe('CAUGHT');
   expect(bob.decision.state).toBe('no-hire');
-  // rows[i].findings of scorecard.json: the first finding bears on the automatic row, the rest are the card's own, unless the grader already says.
-  const withRows: Card = bob.rows.some((r) => r.findings) ? bob : { ...bob, rows: bob.rows.map((r) => ({ ...r, findings: r.auto ? [0] : [] })) };
-  const file = testInfo.outputPath('bob-scorecard.json');
-  await writeFile(file, JSON.stringify(withRows));
+  // rows[i].findings of scorecard.json: the findings that bear on each row, as `packet grade` wrote them.
+  const withRows: Card = bob;
+  expect(bob.rows.some((r) => (r.findings ?? []).length > 0)).toBe(true);
   await page.goto(`/packets/${ID}/rubric/`);
-  await importInput(page).setInputFiles(file);
+  await importInput(page).setInputFiles(cardFile('bob'));
   await expect(page.locator('[data-grader-headline]')).toHaveText(headline.bob!);
   await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'no-hire');
   await expect(page.locator('[data-decision-text]')).toHaveText(`No hire so far, whatever the open rows score: ${bob.decision.reason}. ${judgementRows('bob').length} of ${bob.rows.length} rows still to score.`);
