@@ -1,3 +1,5 @@
+import { seededRandom } from '../kit/seeded-random.ts';
+
 /**
  * A percentile bootstrap over units (the submissions): resample them with replacement, compute
  * the statistic again on each resample, and take the middle `level` of the results. Seeded
@@ -10,18 +12,6 @@ export interface BootstrapInterval {
   upper: number;
   level: number;
   resamples: number;
-}
-
-/** The generator: mulberry32, 32 bits of state, numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The bootstrap interval of `statistic` over `units`, or null when fewer than two units or no resample gave a value. */

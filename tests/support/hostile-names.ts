@@ -6,17 +6,8 @@
  * U+2066-U+2069, U+200E, U+200F, U+061C) or a zero-width character (U+200B-U+200D, U+2060, U+FEFF).
  */
 
-/** mulberry32: a small seeded generator, so every run draws the same names. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The kit's seeded generator, so every run draws the same names. */
+export { seededRandom as seeded } from '../../src/kit/seeded-random.ts';
 
 /** One character of a name: its text, and its CP437 byte when it has one a zip without the UTF-8 flag can hold. */
 export interface NameChar {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval, quantile, seededRandom } from '../../../src/agreement/bootstrap.ts';
+import { bootstrapInterval, quantile } from '../../../src/agreement/bootstrap.ts';
+import { seededRandom } from '../../../src/kit/seeded-random.ts';
 import { fCdf, fQuantile } from '../../../src/agreement/f-distribution.ts';
 import { intraclass } from '../../../src/agreement/icc.ts';
 import { pairsOfTable, quadraticKappa } from '../../../src/agreement/kappa.ts';
