@@ -133,7 +133,7 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
   await page.getByLabel('Notes on row 1', { exact: true }).fill('Hidden tests green; said why in NOTES.md.');
   const expectedText = await decision(page).textContent();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scored sheet (JSON)' }).click()]);
-  expect(download.suggestedFilename()).toBe(`${packet.id}-${packet.prompt.version}-scored-ada-lovelace.json`);
+  expect(download.suggestedFilename()).toBe(`${packet.id}-${packet.prompt.version}-scored-ada-lovelace-by-sam.json`);
   const file = testInfo.outputPath('sheet.json');
   await download.saveAs(file);
   const sheet = JSON.parse(await readFile(file, 'utf8'));
