@@ -185,12 +185,13 @@ export function startRubricPage(form: HTMLFormElement): void {
   const draftIds = () => storage.keys(`${prefix}:draft:`).map((k) => k.slice(`${prefix}:draft:`.length));
   const saveDraft = () => {
     const sheet = currentSheet();
-    const id = draftIdOf(sheet) ?? (draftId.startsWith(UNNAMED) ? draftId : freshUnnamed());
+    let id = draftIdOf(sheet) ?? (draftId.startsWith(UNNAMED) ? draftId : freshUnnamed());
+    if (id !== draftId && readDraft(id)) {
+      // Another card has that name: this one stays a card of its own, so nothing scored on it is lost.
+      say(`You already have a card for "${sheet.candidate}" in this browser: this card is kept as a card of its own in the list of your cards; open the other one there, or give this one another name.`, 'error');
+      id = draftId;
+    }
     if (id !== draftId) {
-      if (readDraft(id)) {
-        say(`You already have a card for "${sheet.candidate}" in this browser: open it from the list of your cards, or give this one another name. This card was not saved under that name.`, 'error');
-        return;
-      }
       storage.remove(keyOf(draftId));
       draftId = id;
     }
@@ -462,11 +463,12 @@ export function startRubricPage(form: HTMLFormElement): void {
       } else if (from !== undefined) overrides = overrides.filter((o) => o.row !== row);
     }
     if (event.target === text('reviewer')) storage.set(`${prefix}:reviewer`, text('reviewer').value);
+    // An edit answers the last refusal; saving may give a new one (a name another card has), which stays.
+    if (sheetStatus.dataset.tone === 'error') say('');
     update();
     showGraded();
     saveDraft();
     renderOthers();
-    if (sheetStatus.dataset.tone === 'error') say('');
   };
   form.addEventListener('change', edited);
   form.addEventListener('input', edited);

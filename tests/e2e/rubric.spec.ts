@@ -210,6 +210,30 @@ test('the card saves itself in the browser, comes back after a reload, and asks 
   await expect(page.locator('[data-sheet-status]')).toHaveText('');
 });
 
+test('a card given the name of another card is still kept, so New card loses none of its scores', async ({ page }) => {
+  const packet = packets[0]!;
+  const [first, second] = packet.rubric.rows;
+  const tick = (row: typeof first, level: number) => page.locator(`[data-row="${row!.id}"] input[value="${level}"]`);
+  await page.goto(`/packets/${packet.id}/rubric/`);
+  await page.getByLabel('Candidate', { exact: true }).fill('Grace');
+  await tick(first, 0).check();
+  await page.getByRole('button', { name: 'New card' }).click();
+
+  // The same name on a second card: the page says so, and keeps scoring it all the same.
+  await tick(first, first!.max).check();
+  await page.getByLabel('Candidate', { exact: true }).fill('Grace');
+  await expect(page.locator('[data-sheet-status]')).toHaveText(/^You already have a card for "Grace"/);
+  await tick(second, second!.max).check();
+  await page.getByRole('button', { name: 'New card' }).click();
+
+  await expect(page.locator('[data-drafts] li')).toHaveCount(2);
+  await page.locator('[data-drafts] li', { hasText: '2 of' }).getByRole('button').click();
+  await expect(tick(first, first!.max)).toBeChecked();
+  await expect(tick(second, second!.max)).toBeChecked();
+  await page.reload();
+  await expect(tick(second, second!.max)).toBeChecked();
+});
+
 test('tells the candidate and the reviewer which parts are theirs, and gives a score without words the words of where it lies', async ({ page }) => {
   const packet = packets.find((p) => p.rubric.rows.some((r) => Array.from({ length: r.max + 1 }, (_, i) => i).some((i) => !(String(i) in r.levels)))) ?? packets[0]!;
   await page.goto(`/packets/${packet.id}/rubric/`);
