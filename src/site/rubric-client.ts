@@ -318,8 +318,11 @@ export function startRubricPage(form: HTMLFormElement): void {
     stickyBar.dataset.state = so.state;
     q('[data-sticky-total]').textContent = String(total);
     q('[data-sticky-decision]').textContent = so.open === 0 ? (so.state === 'hire' ? 'Hire' : 'No hire') : so.state === 'no-hire' ? `No hire so far (${so.open} rows open)` : `${so.open} of ${rows.length} rows open`;
-    if (so.open === 0) decisionOut.textContent = `${so.state === 'hire' ? 'Hire' : 'No hire'}: ${so.reason}.`;
-    else if (so.state === 'no-hire') decisionOut.textContent = `No hire so far, whatever the open rows score: ${so.reason}. ${so.open} of ${rows.length} rows still to score.`;
+    // As imported (every score the scorecard's own), the card says its decision in scorecard.md's words, the grader's verdict included.
+    const asGraded = graded.grader !== undefined && graded.grader.decision.state === so.state && rows.every((r) => scores[r.id] === graded.auto[r.id]);
+    const reason = asGraded ? graded.grader!.decision.reason : so.reason;
+    if (so.open === 0) decisionOut.textContent = `${so.state === 'hire' ? 'Hire' : 'No hire'}: ${reason}.`;
+    else if (so.state === 'no-hire') decisionOut.textContent = `No hire so far, whatever the open rows score: ${reason}. ${so.open} of ${rows.length} rows still to score.`;
     else decisionOut.textContent = scored.length ? `${so.open} of ${rows.length} rows still to score; no decision yet.` : 'Tick one score per row; the total, the vetoes and the decision follow.';
   };
 
