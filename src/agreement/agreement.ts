@@ -116,16 +116,17 @@ export function agreementReport(packet: { id: string; version: string; digest: s
   const rows = rubric.rows.map((row, i): RowAgreement => {
     const rated = units.map((u) => ({ u, values: u.sheets.filter((s) => row.id in s.scores).map((s) => ({ reviewer: s.reviewer, score: s.scores[row.id]! })) })).filter((r) => r.values.length >= 2);
     const alphaOf = (sample: readonly (typeof rated)[number][]) => krippendorffAlpha(sample.map((r) => r.values.map((v) => v.score)), 'ordinal').alpha;
-    const alpha = alphaOf(rated);
+    // From one submission alpha and kappa are 0 whatever the scores (chance and observed disagreement are the same pairs): none then.
+    const alpha = rated.length < 2 ? null : alphaOf(rated);
     const two = reviewerNames.length === 2;
     const pairs = rated.filter((r) => r.values.length === 2).map((r) => [r.values.find((v) => v.reviewer === reviewerNames[0])!.score, r.values.find((v) => v.reviewer === reviewerNames[1])!.score] as [number, number]);
-    const kappa = two ? quadraticKappa(pairs) : null;
+    const kappa = two && pairs.length >= 2 ? quadraticKappa(pairs) : null;
     const splits = rated
       .filter((r) => new Set(r.values.map((v) => v.score)).size > 1)
       .map((r) => ({ spread: Math.max(...r.values.map((v) => v.score)) - Math.min(...r.values.map((v) => v.score)), split: { submission: r.u.label, by: Object.fromEntries(r.values.map((v) => [v.reviewer, v.score])) } }))
       .sort((a, b) => b.spread - a.spread || a.split.submission.localeCompare(b.split.submission))
       .map((s) => s.split);
-    const note = alpha !== null ? null : rated.length < 1 ? 'no submission scored by two reviewers' : splits.length === 0 ? 'every reviewer gave the same score everywhere (no variation: alpha is undefined, agreement is complete)' : 'too few scores';
+    const note = alpha !== null ? null : rated.length < 1 ? 'no submission scored by two reviewers' : rated.length < 2 ? 'one submission scored by two reviewers: alpha needs two or more' : splits.length === 0 ? 'every reviewer gave the same score everywhere (no variation: alpha is undefined, agreement is complete)' : 'too few scores';
     const vague = (alpha !== null && alpha < THRESHOLDS.alpha) || (kappa !== null && kappa < THRESHOLDS.kappa) || (alpha === null && splits.length > 0);
     return {
       id: row.id,
@@ -169,7 +170,7 @@ export function agreementReport(packet: { id: string; version: string; digest: s
   };
   const decisionAlpha = (sample: readonly (typeof decided)[number][]) => krippendorffAlpha(sample.map((x) => x.d.map((d) => (d.decision === 'hire' ? 1 : 0))), 'nominal').alpha;
   const percent = percentOf(decided);
-  const dAlpha = decisionAlpha(decided);
+  const dAlpha = decided.length < 2 ? null : decisionAlpha(decided);
 
   const submissions = units.map((u) => {
     const complete = u.sheets.filter((s) => s.complete);

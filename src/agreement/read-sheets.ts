@@ -6,7 +6,7 @@ import { GradeErrors } from '../errors/grade-catalog.ts';
 import { loadPackets } from '../packets/load.ts';
 import { agreementReport, type AgreementReport, type AgreementRubric } from './agreement.ts';
 import { readCalibrationKey, type CalibrationKey } from './key.ts';
-import { reviewSheet, sheetHead, type ReviewSheet } from './sheet.ts';
+import { reviewerIdentity, reviewSheet, sheetHead, type ReviewSheet } from './sheet.ts';
 
 /**
  * `packet agreement` as a library: the sheets named (files, or folders searched for *.json),
@@ -27,8 +27,8 @@ export interface AgreementRun {
   cwd: string;
 }
 
-/** The report, or the diagnostics that stopped it; `skipped` counts JSON files in folders that are not sheets. */
-export type AgreementOutcome = { ok: true; report: AgreementReport; skipped: number } | { ok: false; diagnostics: Diagnostic[] };
+/** The report, or the diagnostics that stopped it; `skipped` counts JSON files in folders that are not sheets, `read` holds the absolute paths of the sheets and the key read. */
+export type AgreementOutcome = { ok: true; report: AgreementReport; skipped: number; read: string[] } | { ok: false; diagnostics: Diagnostic[] };
 
 /** The .json files under a folder, sorted, or the file itself. */
 async function filesOf(input: string, cwd: string): Promise<{ files: { file: string; named: boolean }[] } | { diagnostic: Diagnostic }> {
@@ -94,12 +94,17 @@ export async function runAgreement(run: AgreementRun): Promise<AgreementOutcome>
   }
   const rubric = packet.rubric.data as AgreementRubric;
   const sheets: ReviewSheet[] = [];
+  // One reviewer, however the name was spelled on each card, is shown as first spelled.
+  const spelled = new Map<string, string>();
   for (const h of heads) {
-    const s = reviewSheet(h.file, h.json, rubric);
-    if ('code' in s) {
-      diagnostics.push(s);
+    const read = reviewSheet(h.file, h.json, rubric);
+    if ('code' in read) {
+      diagnostics.push(read);
       continue;
     }
+    const identity = reviewerIdentity(read.reviewer);
+    if (!spelled.has(identity)) spelled.set(identity, read.reviewer);
+    const s = { ...read, reviewer: spelled.get(identity)! };
     const twin = sheets.find((o) => o.reviewer === s.reviewer && o.submission === s.submission);
     if (twin) diagnostics.push(diagnose(GradeErrors.SheetDuplicate, { file: s.file }, { reviewer: s.reviewer, submission: s.label, other: twin.file }));
     else sheets.push(s);
@@ -115,5 +120,6 @@ export async function runAgreement(run: AgreementRun): Promise<AgreementOutcome>
   const reviewers = new Set(sheets.map((s) => s.reviewer)).size;
   if (reviewers < 2 && !key) return { ok: false, diagnostics: [diagnose(GradeErrors.AgreementTooFewReviewers, { file: run.inputs.join(' ') }, { count: reviewers })] };
   const report = agreementReport({ id, version: packet.prompt.data.version, digest }, rubric, sheets, { seed: run.seed, resamples: run.resamples }, key);
-  return { ok: true, report, skipped };
+  const read = [...heads.map((h) => path.resolve(run.cwd, h.file)), ...(run.key ? [path.resolve(run.cwd, run.key)] : [])];
+  return { ok: true, report, skipped, read };
 }

@@ -43,6 +43,15 @@ export interface SheetHead {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
+/**
+ * Who a reviewer is, for telling reviewers apart: the name in Unicode compatibility form
+ * (a full-width letter is its ASCII one), spacing collapsed, case aside. "Ann  Lee" and
+ * "ann lee" are one reviewer; a sheet shows the name as it was typed.
+ */
+export function reviewerIdentity(name: string): string {
+  return name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
 /** Parse a file's text as a scored sheet's head (kind, version, packet); a diagnostic when it is none. */
 export function sheetHead(file: string, source: string): { head: SheetHead; json: Record<string, unknown> } | { diagnostic: Diagnostic; notSheet: boolean } {
   let json: unknown;
@@ -71,6 +80,13 @@ export function reviewSheet(file: string, json: Record<string, unknown>, rubric:
     if (!row) return bad(`scores.${rowId}`, 'names a row this rubric does not have', `score the rows of this rubric (${rubric.rows.map((r) => r.id).join(', ')})`);
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > row.max) return bad(`scores.${rowId}`, `is ${JSON.stringify(value)}, not a whole number from 0 to ${row.max}`, `score row "${rowId}" from 0 to ${row.max}`);
     scores[rowId] = value;
+  }
+  if (json.caps !== undefined && !isRecord(json.caps)) return bad('caps', 'is not a map of row ids to caps', 'export the card again');
+  for (const [rowId, cap] of Object.entries(json.caps ?? {})) {
+    const max = isRecord(cap) ? cap.max : undefined;
+    if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) return bad(`caps.${rowId}`, 'is not a cap with a whole number `max`', 'export the card again');
+    const score = scores[rowId];
+    if (score !== undefined && score > max) return bad(`scores.${rowId}`, `is ${score}, above the cap of ${max} the failure mode "${String((cap as Record<string, unknown>).mode)}" put on it`, `score row "${rowId}" from 0 to ${max}, as the rubric page allows`);
   }
   let sha256: string | null = null;
   let name = '';

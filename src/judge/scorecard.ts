@@ -92,7 +92,8 @@ export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly
   if (best < rubric.hireBar) return { ...base, state: 'no-hire', reason: shortReason(best, rubric.hireBar, caught) };
   if (open.length === 0) {
     const d = decide(rubric, scores);
-    return { ...base, state: d.decision, reason: d.reason };
+    // Every row automatic: a hire the grader did not pass says so, as the hire on automatic points below does.
+    return { ...base, state: d.decision, reason: `${d.reason}${caught ? `; ${d.decision === 'hire' ? 'yet ' : ''}${caught}` : ''}` };
   }
   if (autoPoints >= rubric.hireBar && !rubric.vetoes.some((v) => open.some((r) => r.id === v.row))) {
     // A hire the grader did not pass says so: the rubric hires, and the findings are still there to read.

@@ -4,11 +4,19 @@
  * reviewer bundle's KEY.md only, and the canary scan treats each of their distinctive lines as a
  * secret:
  *
- * - an ATX heading whose text is `Reviewer notes` (`## Reviewer notes`, any level, case and
- *   spacing aside) and everything after it up to the next heading of the same level or a higher
- *   one (`#` or `##` after `## Reviewer notes`), or to the end of the body;
- * - the lines from a `<ReviewerNotes>` line to its `</ReviewerNotes>` line (or the end of the body),
- *   each tag alone on its line.
+ * - a heading whose text is `Reviewer notes` (`## Reviewer notes`, any level, case, spacing,
+ *   emphasis or code marks and a closing colon aside; an ATX heading or a setext one, underlined
+ *   with `===` or `---`) and everything after it up to the next ATX heading of the same level or a
+ *   higher one (`#` or `##` after `## Reviewer notes`), or to the end of the body. Only ATX
+ *   headings end a section: a setext line inside one keeps it going, so a `---` under a line of
+ *   notes never lets the rest ship;
+ * - the lines from the line holding a `<ReviewerNotes>` tag (attributes and text beside it
+ *   allowed, case aside) to the line holding its `</ReviewerNotes>` (the same line for an element
+ *   written on one line), or to the end of the body. Whole lines go: text beside a tag on its
+ *   line stays with the reviewer too.
+ *
+ * A heading may be indented any amount: MDX has no indented code, so an indented `## Reviewer notes`
+ * inside a JSX block is a heading there (and in RUBRIC.md, code that still shows its text).
  *
  * The split is by whole lines of the source, read line by line (fenced code skipped, so a `#` in
  * a code block is no heading) without the Markdown parser, so the public part is the author's
@@ -36,7 +44,12 @@ export interface RubricBodySplit {
 
 /** True when a heading's text is `Reviewer notes`, case and spacing aside. */
 export function isReviewerNotesHeading(text: string): boolean {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase() === REVIEWER_NOTES_HEADING.toLowerCase();
+  const plain = text
+    .replace(/[*_`~]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\s*:$/, '');
+  return plain.toLowerCase() === REVIEWER_NOTES_HEADING.toLowerCase();
 }
 
 /** A reviewer-only range of body lines, 0-based, `end` exclusive; `skip` lines at its start are not reviewer text (its heading). */
@@ -46,17 +59,24 @@ interface Range {
   skip: number;
 }
 
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const ATX = /^[ \t]*(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const OPEN = new RegExp(`^ {0,3}<${REVIEWER_NOTES_ELEMENT}\\s*>\\s*$`);
-const CLOSE = new RegExp(`^ {0,3}</${REVIEWER_NOTES_ELEMENT}\\s*>\\s*$`);
+const OPEN = new RegExp(`<${REVIEWER_NOTES_ELEMENT}(?:\\s[^>]*?)?(?<!/)>`, 'i');
+const CLOSE = new RegExp(`</${REVIEWER_NOTES_ELEMENT}\\s*>`, 'i');
+/** A setext underline: `===` (level 1) or `---` (level 2) under a paragraph. */
+const SETEXT = /^[ \t]*(=+|-+)[ \t]*$/;
+/** A line that starts a block other than a paragraph, so a `---` under it is no setext underline. */
+const NOT_PARAGRAPH = /^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|<|\||#)/;
 
 /** The headings of a body (0-based line, level, text) and its element ranges, fenced code skipped. */
 function rangesOf(lines: readonly string[]): { ranges: Range[]; depth: number } {
   const headings: { line: number; depth: number; text: string }[] = [];
   const elements: Range[] = [];
   let fence: string | undefined;
+  const setext: { start: number; skip: number; level: number }[] = [];
   let open: number | undefined;
+  let paragraph: number | undefined;
+  let depth = Infinity;
   lines.forEach((line, i) => {
     if (fence) {
       if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) fence = undefined;
@@ -65,19 +85,41 @@ function rangesOf(lines: readonly string[]): { ranges: Range[]; depth: number } 
     const f = FENCE.exec(line);
     if (f) {
       fence = f[1];
+      paragraph = undefined;
       return;
     }
-    if (open === undefined && OPEN.test(line)) open = i;
-    else if (open !== undefined && CLOSE.test(line)) {
+    if (open === undefined) {
+      const o = OPEN.exec(line);
+      if (o) {
+        if (CLOSE.test(line.slice(o.index + o[0].length))) elements.push({ start: i, end: i + 1, skip: 0 });
+        else open = i;
+      }
+    } else if (CLOSE.test(line)) {
       elements.push({ start: open, end: i + 1, skip: 0 });
       open = undefined;
     }
     const h = ATX.exec(line);
-    if (h) headings.push({ line: i, depth: h[1]!.length, text: h[2] ?? '' });
+    if (h) {
+      headings.push({ line: i, depth: h[1]!.length, text: h[2] ?? '' });
+      paragraph = undefined;
+      return;
+    }
+    const u = SETEXT.exec(line);
+    if (u && paragraph !== undefined && isReviewerNotesHeading(lines.slice(paragraph, i).join(' '))) {
+      // A setext "Reviewer notes" opens a section that runs to the next ATX heading of its level or a higher one.
+      const level = u[1]![0] === '=' ? 1 : 2;
+      depth = Math.min(depth, level);
+      setext.push({ start: paragraph, skip: i - paragraph + 1, level });
+    }
+    if (!line.trim() || u) paragraph = undefined;
+    else if (paragraph === undefined && !NOT_PARAGRAPH.test(line)) paragraph = i;
   });
   if (open !== undefined) elements.push({ start: open, end: lines.length, skip: 0 });
   const ranges: Range[] = [...elements];
-  let depth = Infinity;
+  for (const { start, skip, level } of setext) {
+    const end = headings.find((h) => h.line > start && h.depth <= level)?.line ?? lines.length;
+    ranges.push({ start, end, skip });
+  }
   for (let k = 0; k < headings.length; k++) {
     const h = headings[k]!;
     if (!isReviewerNotesHeading(h.text)) continue;

@@ -185,12 +185,13 @@ export function startRubricPage(form: HTMLFormElement): void {
   const draftIds = () => storage.keys(`${prefix}:draft:`).map((k) => k.slice(`${prefix}:draft:`.length));
   const saveDraft = () => {
     const sheet = currentSheet();
-    const id = draftIdOf(sheet) ?? (draftId.startsWith(UNNAMED) ? draftId : freshUnnamed());
+    let id = draftIdOf(sheet) ?? (draftId.startsWith(UNNAMED) ? draftId : freshUnnamed());
+    if (id !== draftId && readDraft(id)) {
+      // Another card has that name: this one stays a card of its own, so nothing scored on it is lost.
+      say(`You already have a card for "${sheet.candidate}" in this browser: this card is kept as a card of its own in the list of your cards; open the other one there, or give this one another name.`, 'error');
+      id = draftId;
+    }
     if (id !== draftId) {
-      if (readDraft(id)) {
-        say(`You already have a card for "${sheet.candidate}" in this browser: open it from the list of your cards, or give this one another name. This card was not saved under that name.`, 'error');
-        return;
-      }
       storage.remove(keyOf(draftId));
       draftId = id;
     }
@@ -317,8 +318,11 @@ export function startRubricPage(form: HTMLFormElement): void {
     stickyBar.dataset.state = so.state;
     q('[data-sticky-total]').textContent = String(total);
     q('[data-sticky-decision]').textContent = so.open === 0 ? (so.state === 'hire' ? 'Hire' : 'No hire') : so.state === 'no-hire' ? `No hire so far (${so.open} rows open)` : `${so.open} of ${rows.length} rows open`;
-    if (so.open === 0) decisionOut.textContent = `${so.state === 'hire' ? 'Hire' : 'No hire'}: ${so.reason}.`;
-    else if (so.state === 'no-hire') decisionOut.textContent = `No hire so far, whatever the open rows score: ${so.reason}. ${so.open} of ${rows.length} rows still to score.`;
+    // As imported (every score the scorecard's own), the card says its decision in scorecard.md's words, the grader's verdict included.
+    const asGraded = graded.grader !== undefined && graded.grader.decision.state === so.state && rows.every((r) => scores[r.id] === graded.auto[r.id]);
+    const reason = asGraded ? graded.grader!.decision.reason : so.reason;
+    if (so.open === 0) decisionOut.textContent = `${so.state === 'hire' ? 'Hire' : 'No hire'}: ${reason}.`;
+    else if (so.state === 'no-hire') decisionOut.textContent = `No hire so far, whatever the open rows score: ${reason}. ${so.open} of ${rows.length} rows still to score.`;
     else decisionOut.textContent = scored.length ? `${so.open} of ${rows.length} rows still to score; no decision yet.` : 'Tick one score per row; the total, the vetoes and the decision follow.';
   };
 
@@ -462,11 +466,12 @@ export function startRubricPage(form: HTMLFormElement): void {
       } else if (from !== undefined) overrides = overrides.filter((o) => o.row !== row);
     }
     if (event.target === text('reviewer')) storage.set(`${prefix}:reviewer`, text('reviewer').value);
+    // An edit answers the last refusal; saving may give a new one (a name another card has), which stays.
+    if (sheetStatus.dataset.tone === 'error') say('');
     update();
     showGraded();
     saveDraft();
     renderOthers();
-    if (sheetStatus.dataset.tone === 'error') say('');
   };
   form.addEventListener('change', edited);
   form.addEventListener('input', edited);

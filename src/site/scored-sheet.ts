@@ -173,10 +173,16 @@ export function scorecardEvidence(text: string): string {
   return at === -1 ? text : text.slice(at + SCORECARD_SAID.length);
 }
 
-/** The file name an exported sheet gets: `red-log-gate-1.0.0-scored.json`, with the candidate when given. */
-export function scoredSheetFileName(sheet: Pick<ScoredSheet, 'id' | 'version' | 'candidate'>): string {
-  const who = (sheet.candidate ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
-  return `${sheet.id}-${sheet.version}-scored${who ? `-${who}` : ''}.json`;
+/**
+ * The file name of an exported sheet: the packet version, the candidate (else the submission's
+ * name) and the reviewer, so the sheets of a batch, and the sheets of several reviewers of one
+ * submission gathered in one folder, never share a name and never replace one another.
+ */
+export function scoredSheetFileName(sheet: Pick<ScoredSheet, 'id' | 'version' | 'candidate' | 'reviewer'> & { submission?: Pick<SheetSubmission, 'name'> | undefined }): string {
+  const slug = (text: string | undefined) => (text ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  const who = slug(sheet.candidate) || slug(sheet.submission?.name);
+  const by = slug(sheet.reviewer);
+  return `${sheet.id}-${sheet.version}-scored${who ? `-${who}` : ''}${by ? `-by-${by}` : ''}.json`;
 }
 
 /** A day as `YYYY-MM-DD`. */

@@ -201,7 +201,7 @@ test('export refuses a card without a candidate or a reviewer', async ({ page })
   await expect(status(page)).toHaveText(/^Type your name as the reviewer before exporting/);
   await page.getByLabel('Reviewer', { exact: true }).fill('Sam');
   const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
-  expect(download.suggestedFilename()).toMatch(/-scored-ada\.json$/);
+  expect(download.suggestedFilename()).toMatch(/-scored-ada-by-sam\.json$/);
 });
 
 test('number keys tick a level on the focused row, and the total and decision stay in view', async ({ page }) => {

@@ -133,7 +133,7 @@ test('a scored sheet exports as JSON with the digest, and imports back; a sheet 
   await page.getByLabel('Notes on row 1', { exact: true }).fill('Hidden tests green; said why in NOTES.md.');
   const expectedText = await decision(page).textContent();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scored sheet (JSON)' }).click()]);
-  expect(download.suggestedFilename()).toBe(`${packet.id}-${packet.prompt.version}-scored-ada-lovelace.json`);
+  expect(download.suggestedFilename()).toBe(`${packet.id}-${packet.prompt.version}-scored-ada-lovelace-by-sam.json`);
   const file = testInfo.outputPath('sheet.json');
   await download.saveAs(file);
   const sheet = JSON.parse(await readFile(file, 'utf8'));
@@ -208,6 +208,30 @@ test('the card saves itself in the browser, comes back after a reload, and asks 
   await expect(page.locator('input[type="radio"]:checked')).toHaveCount(0);
   await expect(page.getByLabel('Candidate', { exact: true })).toHaveValue('');
   await expect(page.locator('[data-sheet-status]')).toHaveText('');
+});
+
+test('a card given the name of another card is still kept, so New card loses none of its scores', async ({ page }) => {
+  const packet = packets[0]!;
+  const [first, second] = packet.rubric.rows;
+  const tick = (row: typeof first, level: number) => page.locator(`[data-row="${row!.id}"] input[value="${level}"]`);
+  await page.goto(`/packets/${packet.id}/rubric/`);
+  await page.getByLabel('Candidate', { exact: true }).fill('Grace');
+  await tick(first, 0).check();
+  await page.getByRole('button', { name: 'New card' }).click();
+
+  // The same name on a second card: the page says so, and keeps scoring it all the same.
+  await tick(first, first!.max).check();
+  await page.getByLabel('Candidate', { exact: true }).fill('Grace');
+  await expect(page.locator('[data-sheet-status]')).toHaveText(/^You already have a card for "Grace"/);
+  await tick(second, second!.max).check();
+  await page.getByRole('button', { name: 'New card' }).click();
+
+  await expect(page.locator('[data-drafts] li')).toHaveCount(2);
+  await page.locator('[data-drafts] li', { hasText: '2 of' }).getByRole('button').click();
+  await expect(tick(first, first!.max)).toBeChecked();
+  await expect(tick(second, second!.max)).toBeChecked();
+  await page.reload();
+  await expect(tick(second, second!.max)).toBeChecked();
 });
 
 test('tells the candidate and the reviewer which parts are theirs, and gives a score without words the words of where it lies', async ({ page }) => {

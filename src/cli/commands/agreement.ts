@@ -32,6 +32,13 @@ export async function agreementCommand(args: string[], io: CliIo): Promise<numbe
     [values.markdown, () => agreementMarkdown(report)],
     [values.html, () => agreementHtml(report)],
   ] as const;
+  // A report written over a sheet or the key would lose a reviewer's work: refuse before writing any.
+  for (const [file] of outputs) {
+    if (file && outcome.read.includes(path.resolve(io.cwd, file))) {
+      io.err(renderDiagnostic(diagnose(GradeErrors.AgreementOutUnwritable, { file }, { reason: `${file} is a file this command read (a scored sheet or the key), and writing there would replace it` })));
+      return 2;
+    }
+  }
   for (const [file, text] of outputs) {
     if (!file) continue;
     const at = path.resolve(io.cwd, file);

@@ -57,6 +57,17 @@ describe('the agreement report', () => {
     expect(r.vague.rows).toEqual(['design']);
   });
 
+  it('gives no alpha from one submission, where it is 0 whatever the scores, and says why', () => {
+    // One unit: observed and expected disagreement are the same pairs, so alpha is 0 for a split of 1 point or of 3.
+    const r = agreementReport(PACKET, RUBRIC, [sheet('ann', 'kim', { tests: 3, design: 2 }), sheet('bob', 'kim', { tests: 2, design: 2 })], OPTIONS);
+    const tests = r.rows.find((x) => x.id === 'tests')!;
+    expect(tests.alpha).toBeNull();
+    expect(tests.kappa).toBeNull();
+    expect(tests.note).toMatch(/one submission/);
+    expect(tests.splits).toEqual([{ submission: 'kim', by: { ann: 3, bob: 2 } }]);
+    expect(r.decision.alpha).toBeNull();
+  });
+
   it('gives the same intervals for the same seed, and others for another', () => {
     const sheets = ['a', 'b', 'c', 'd', 'e'].flatMap((s, i) => [sheet('ann', s, { tests: i % 4, design: (i * 2) % 4 }), sheet('bob', s, { tests: (i + 1) % 4, design: (i * 2) % 4 })]);
     const a = agreementReport(PACKET, RUBRIC, sheets, OPTIONS);

@@ -131,6 +131,23 @@ describe('packet agreement', () => {
     expect(out).toContain('bob is off the key: cal-01: no-hire, the key says hire; cal-03: hire, the key says no-hire; cal-03 row tests: 2, the key says 0');
   });
 
+  it('counts one reviewer whose name is spelled with other case or spacing as one', async () => {
+    await write({ 'a.json': sheet('Ann  Lee', 1, full(3, 3, 3, 2, 2)), 'b.json': sheet('bob', 1, full(3, 3, 3, 2, 2)), 'c.json': sheet('ann lee', 2, full(1, 1, 1, 1, 1)), 'd.json': sheet('bob', 2, full(1, 1, 1, 1, 1)) });
+    const { out } = await run(['a.json', 'b.json', 'c.json', 'd.json']);
+    expect(out).toContain('2 reviewers (Ann  Lee, bob), 2 submissions');
+  });
+
+  it('never writes a report over a sheet it read, and writes nothing then', async () => {
+    await write(batchFiles());
+    const before = await readFile(path.join(dir, 'sheets/ann-1.json'), 'utf8');
+    const { code, err } = await run(['sheets', '--markdown', 'out/a.md', '--json', 'sheets/ann-1.json']);
+    expect(code).toBe(2);
+    expect(err).toContain('PK557');
+    expect(err).toContain('sheets/ann-1.json is a file this command read');
+    expect(await readFile(path.join(dir, 'sheets/ann-1.json'), 'utf8')).toBe(before);
+    await expect(readFile(path.join(dir, 'out/a.md'), 'utf8')).rejects.toThrow();
+  });
+
   it('refuses the sheets of one reviewer without a key', async () => {
     await write({ 'a.json': sheet('ann', 1, full(3, 3, 3, 2, 2)) });
     const { code, err } = await run(['a.json']);
@@ -149,6 +166,9 @@ describe('packet agreement refuses sheets it cannot use, naming the file, the fi
     ['no submission and no candidate', () => ({ ...sheet('cat', 2, full(1, 1, 1, 1, 1)), submission: undefined }), 'PK551'],
     ['a bad sha256', () => sheet('cat', 2, full(1, 1, 1, 1, 1), { submission: { name: 'x', sha256: 'abc' } }), 'PK551'],
     ['a twice-scored submission', () => sheet('ann', 1, full(1, 1, 1, 1, 1)), 'PK554'],
+    ['a twice-scored submission, the reviewer spelled with other case and spacing', () => sheet(' ANN ', 1, full(1, 1, 1, 1, 1)), 'PK554'],
+    ['a twice-scored submission, the reviewer spelled with a full-width letter', () => sheet('\uff41nn', 1, full(1, 1, 1, 1, 1)), 'PK554'],
+    ['a score above the cap a matched failure mode put on its row', () => sheet('cat', 2, full(1, 1, 3, 1, 1), { caps: { order: { mode: 'reordered', max: 1 } } }), 'PK551'],
     ['another packet version', () => sheet('cat', 2, full(1, 1, 1, 1, 1), { digest: 'f'.repeat(64) }), 'PK552'],
   ] as const)('%s', async (_, body, code) => {
     await write({ 'ann-1.json': sheet('ann', 1, full(3, 3, 3, 2, 2)), 'bob-1.json': sheet('bob', 1, full(3, 3, 3, 2, 2)), 'bad.json': typeof body === 'function' ? body() : body });

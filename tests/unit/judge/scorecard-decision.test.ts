@@ -48,6 +48,14 @@ describe('caps of matched failure modes', () => {
 });
 
 describe('the decision so far', () => {
+  it('names a verdict the grader did not pass when every row is automatic and they clear the bar', () => {
+    const p = rubric({ rows: [{ id: 'tests', criterion: 'Tests pass', max: 4, auto: 'tests' }], hireBar: 4 });
+    const d = decisionSoFar(p, rows(p), true, { verdict: 'CAUGHT', findings: [{ code: 'PK416', severity: 'error' }] });
+    expect(d.state).toBe('hire');
+    expect(d.reason).toContain("yet the grader's verdict is CAUGHT (PK416)");
+    expect(decisionSoFar(p, rows(p), true, { verdict: 'PASS', findings: [] }).reason).not.toContain('verdict');
+  });
+
   it('hires on automatic points alone when they reach the bar and no veto watches a reviewer row', () => {
     const p = rubric({ hireBar: 4 });
     const d = decisionSoFar(p, rows(p), true);

@@ -65,6 +65,26 @@ describe('the reviewer-only sections of a rubric body', () => {
     expect(split('\nShown.\n<ReviewerNotes>\nsecret\n').publicBody).toBe('\nShown.\n');
   });
 
+  it('takes out a heading written with emphasis or code, and a setext heading', () => {
+    expect(isReviewerNotesHeading('*Reviewer notes*')).toBe(true);
+    expect(split('\nShown.\n## **Reviewer notes**\nsecret\n').publicBody).toBe('\nShown.\n');
+    expect(split('\nShown.\n## _Reviewer_ `notes`:\nsecret\n').publicBody).toBe('\nShown.\n');
+    const s = split('\nShown.\n\nReviewer notes\n--------------\n\nsecret\n\n## Scoring\n\nshown\n');
+    expect(s.publicBody).toBe('\nShown.\n\n## Scoring\n\nshown\n');
+    expect(s.reviewerBody).toBe('secret\n');
+    expect(split('\nReviewer notes\n===\nsecret\n').publicBody).toBe('');
+    // MDX has no indented code: an indented heading inside a JSX block is one.
+    expect(split('\nShown.\n<div>\n    ## Reviewer notes\n    secret\n</div>\n').publicBody).toBe('\nShown.\n<div>\n');
+    // A thematic break after a blank line is no heading.
+    expect(split('\nReviewer notes\n\n---\nshown\n').publicBody).toBe('\nReviewer notes\n\n---\nshown\n');
+  });
+
+  it('takes out a <ReviewerNotes> element written on one line, with attributes or text beside its tags', () => {
+    expect(split('\nShown.\n<ReviewerNotes>secret</ReviewerNotes>\nshown\n').publicBody).toBe('\nShown.\nshown\n');
+    expect(split('\nShown.\n  <ReviewerNotes id="k">secret\nmore</ReviewerNotes>\nshown\n').publicBody).toBe('\nShown.\nshown\n');
+    expect(split('\nShown.\n<reviewernotes>\nsecret\n</reviewernotes>\n').publicBody).toBe('\nShown.\n');
+  });
+
   it('gives the public text of the whole file, frontmatter kept, reviewer lines out', () => {
     const text = '---\nminutes: 5\n---\n\nShown.\n\n## Reviewer notes\n\nsecret line\n';
     const s = splitRubricBody({ file: 'r.mdx', body: '\nShown.\n\n## Reviewer notes\n\nsecret line\n', bodyLine: 4 });

@@ -58,6 +58,10 @@ describe('the scored sheet', () => {
     expect(scoredSheet(card, { notes: 1, tests: 3, honest: 2 }, { date }).decision.decision).toBe('hire');
     expect(scoredSheetFileName(sheet)).toBe('red-log-gate-1.0.0-scored-ada-l.json');
     expect(scoredSheetFileName({ id: 'x', version: '2.0.0' })).toBe('x-2.0.0-scored.json');
+    // The sheets of a batch, and of several reviewers of one submission, never share a name.
+    expect(scoredSheetFileName({ id: 'x', version: '2.0.0', reviewer: 'Ann', submission: { name: 'cal-01' } })).toBe('x-2.0.0-scored-cal-01-by-ann.json');
+    expect(scoredSheetFileName({ id: 'x', version: '2.0.0', reviewer: 'Bob', submission: { name: 'cal-01' } })).toBe('x-2.0.0-scored-cal-01-by-bob.json');
+    expect(scoredSheetFileName({ id: 'x', version: '2.0.0', reviewer: 'Ann', submission: { name: 'cal-02' } })).toBe('x-2.0.0-scored-cal-02-by-ann.json');
   });
 
   it('reads back what it wrote, the day and the notes per row included', () => {
