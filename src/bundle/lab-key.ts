@@ -14,6 +14,7 @@ import { allPass, reviewerKey, type LabTable, type ReviewerKey } from '../labs/t
 import type { CanarySource } from './canary.ts';
 import { code, codeBlock, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
 import { reviewerNotesSection, rubricCard } from './rubric-card.ts';
+import { scoringPagePath, scoringPageUse } from './scoring-page.ts';
 
 /** The file name of a lab's key in the reviewer bundle. */
 export const LAB_KEY_FILE = 'LAB-KEY.json';
@@ -66,7 +67,11 @@ export function drillKeyMarkdown(drill: Drill): string {
   const children: RootContent[] = [
     heading(1, `Reviewer key: ${p.title}`),
     paragraph('Reviewer material: never give this file, or anything else in this bundle, to a candidate.'),
-    list([['Drill: ', code(drill.id), ', version ', code(p.version)], ['Digest: ', code(drill.digest)]]),
+    list([
+      ['Drill: ', code(drill.id), ', version ', code(p.version)],
+      ['Digest: ', code(drill.digest)],
+      ['Scoring page on the packet site: ', code(scoringPagePath('drill', drill.id)), ` (${scoringPageUse('drill')})`],
+    ]),
     heading(2, 'Diffs and the key'),
   ];
   drill.diffs.forEach((d, i) => {

@@ -10,6 +10,7 @@ import { refusalOf } from '../check/file-policy.ts';
 import { DRILL_KEY_FILE, drillKeyMarkdown, drillReviewerKey, LAB_KEY_FILE, labKeySections, labReviewerKey } from './lab-key.ts';
 import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdown.ts';
 import { reviewerNotesSection, rubricCard } from './rubric-card.ts';
+import { scoringPagePath, scoringPageUse } from './scoring-page.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
 
 /**
@@ -74,6 +75,7 @@ export function keyMarkdown(packet: CodePacket, options: { candidate?: Candidate
         ? [['Candidate zip: ', code(options.candidate.name), `, ${options.candidate.size} bytes, sha256 `, code(options.candidate.sha256)]]
         : []),
       ['Test command: ', code(p.test)],
+      ['Scoring page on the packet site: ', code(scoringPagePath(packet.kind, packet.id)), ` (${scoringPageUse(packet.kind)})`],
     ]),
   ];
   const modes = failureModes(packet);

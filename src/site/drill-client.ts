@@ -4,7 +4,7 @@
  * JSON answer sheet with the drill's version and digest.
  */
 import type { DrillVerdict } from '../packets/schema/assistant.ts';
-import { DRILL_SHEET_KIND, readDrillSheet, SHEET_SCHEMA_VERSION, sheetFileName, type DrillAnswerSheet } from '../labs/sheets.ts';
+import { DRILL_SHEET_KIND, readDrillSheet, SHEET_SCHEMA_VERSION, sheetFileName, type DrillAnswerSheet } from '../labs/sheet-read.ts';
 import { downloadJson } from './download-json.ts';
 
 /** What the page hands its script. */

@@ -45,7 +45,8 @@ for (const packet of packets) {
     const changelog = await page.locator('[data-changelog] li').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.version));
     expect(changelog).toEqual(packet.prompt.changelog.map((c) => c.version));
 
-    await expect(page.getByRole('link', { name: 'Read the rubric' })).toHaveAttribute('href', `/packets/${packet.id}/rubric/`);
+    // A lab's answer sheet is scored on the lab's own scoring page, never on the take-home's scorecard import.
+    await expect(page.getByRole('link', { name: 'Read the rubric' })).toHaveAttribute('href', packet.prompt.kind === 'lab' ? `/labs/${packet.id}/score/` : `/packets/${packet.id}/rubric/`);
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readZipEntries } from '../../../src/bundle/canary.ts';
 import { drillKeyMarkdown } from '../../../src/bundle/lab-key.ts';
-import { buildReviewerBundle, mutationEvidence, rehearsalEvidence } from '../../../src/bundle/reviewer-bundle.ts';
+import { buildReviewerBundle, keyMarkdown, mutationEvidence, rehearsalEvidence } from '../../../src/bundle/reviewer-bundle.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import { packetsOfKind } from '../../../src/packets/packet.ts';
 import { reportElementsScript } from '../../../src/mutate/html-report.ts';
@@ -66,6 +66,16 @@ describe('the reviewer bundle', () => {
     const key = drillKeyMarkdown(packetsOfKind(packets, 'drill')[0]!);
     expect(key).toContain('## Reviewer notes');
     expect(key).toContain('Read the reasons before the verdicts.');
+  });
+
+  it("names in KEY.md the page of the site where the packet's answers are scored", async () => {
+    const { packet } = memPacket();
+    expect(keyMarkdown(packet, {})).toContain("- Scoring page on the packet site: `/packets/mem/rubric/` (import a submission's scorecard.json");
+    const { packets } = await loadPackets({ packetsDir: 'packets', cwd: process.cwd(), ids: ['lab-free-time', 'drill-retry-backoff'] });
+    const lab = packetsOfKind(packets, 'lab')[0]!;
+    expect(keyMarkdown(lab, {})).toContain("- Scoring page on the packet site: `/labs/lab-free-time/score/` (import LAB-KEY.json from this bundle and the candidate's answer sheet");
+    expect(keyMarkdown(lab, {})).not.toContain('/packets/lab-free-time/rubric/');
+    expect(drillKeyMarkdown(packetsOfKind(packets, 'drill')[0]!)).toContain("- Scoring page on the packet site: `/drills/drill-retry-backoff/score/` (import DRILL-KEY.json from this bundle");
   });
 
   it('marks a rehearsal result of another digest as stale', async () => {
