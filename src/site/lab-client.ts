@@ -4,11 +4,12 @@
  * precomputed table, and the answer sheet autosaves in this browser and exports as JSON with the
  * lab's version and digest. No code of the lab runs here.
  */
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { python } from '@codemirror/lang-python';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { EditorState, RangeSetBuilder, StateEffect, StateField, type Extension, type Transaction } from '@codemirror/state';
+import { history, redo, standardKeymap, undo } from '@codemirror/commands';
+import { pythonLanguage } from '@codemirror/lang-python';
+import { syntaxHighlighting } from '@codemirror/language';
+import { EditorState, RangeSetBuilder, StateEffect, StateField, Transaction, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
+import { CODE_HIGHLIGHT } from './code-theme.ts';
 import { composeLab, stateOfText, variantOf, type ComposeFile, type ComposeSuggestion, type LabState } from '../packets/lab-compose.ts';
 import { runView, type PageState } from '../labs/run-view.ts';
 import { LAB_SHEET_KIND, missingReasons, PLAN_FIELDS, readLabSheet, SHEET_SCHEMA_VERSION, sheetFileName, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
@@ -122,10 +123,24 @@ export function mountLab(root: HTMLElement): void {
           lineNumbers(),
           // Wrapped lines: no horizontal scrolling region that the keyboard cannot reach.
           EditorView.lineWrapping,
+          // Undo and redo act on the candidate's typing only: the page's own replacements stay out of the history.
           history(),
-          keymap.of([...defaultKeymap, ...historyKeymap]),
-          python(),
-          syntaxHighlighting(defaultHighlightStyle),
+          // Undo and redo read from the key event itself: a redo with nothing left to redo stays a redo, where the
+          // keymap would fall back to the key without Shift and undo the candidate's typing.
+          EditorView.domEventHandlers({
+            keydown(event, view) {
+              if (!(event.ctrlKey || event.metaKey) || event.altKey) return false;
+              const key = event.key.toLowerCase();
+              if (key === 'z') (event.shiftKey ? redo : undo)(view);
+              else if (key === 'y' && !event.shiftKey) redo(view);
+              else return false;
+              event.preventDefault();
+              return true;
+            },
+          }),
+          keymap.of(standardKeymap),
+          pythonLanguage,
+          syntaxHighlighting(CODE_HIGHLIGHT),
           field,
           onlyInRegions,
           regionDecorations(field, data.suggestions.map((s) => s.id)),
@@ -143,6 +158,7 @@ export function mountLab(root: HTMLElement): void {
             }
             refresh();
             save();
+            markStale();
           }),
         ],
       }),
@@ -158,7 +174,12 @@ export function mountLab(root: HTMLElement): void {
     const r = ed.view.state.field(ed.field).find((x) => x.index === index)!;
     programmatic = true;
     try {
-      ed.view.dispatch({ changes: { from: r.from, to: r.to, insert: text }, effects: setRegion.of({ index, from: r.from, to: r.from + text.length }), filter: false });
+      ed.view.dispatch({
+        changes: { from: r.from, to: r.to, insert: text },
+        effects: setRegion.of({ index, from: r.from, to: r.from + text.length }),
+        annotations: Transaction.addToHistory.of(false),
+        filter: false,
+      });
     } finally {
       programmatic = false;
     }
@@ -216,6 +237,7 @@ export function mountLab(root: HTMLElement): void {
       setText(index, variantOf(data.suggestions[index]!, choices[index]!));
       refresh();
       save();
+      markStale();
     });
   }
   root.addEventListener('input', (event) => {
@@ -223,11 +245,23 @@ export function mountLab(root: HTMLElement): void {
     if (target.matches('textarea, input[type="text"]')) save();
   });
 
-  // "Run tests": the table is fetched once.
+  // "Run tests": the table is fetched once. Results shown stay tied to the states they were run for.
   let table: Promise<CandidateTable> | undefined;
+  let shownFor: string | undefined;
   const summary = q<HTMLElement>('[data-run-summary]')!;
   const runTable = q<HTMLTableElement>('[data-run-table]')!;
+  const caption = runTable.querySelector('caption')!;
   const runButton = q<HTMLButtonElement>('[data-run-tests]')!;
+  const CURRENT = caption.textContent ?? '';
+  /** Results for choices that are no longer the page's: said so at once, in the caption and the summary. */
+  function markStale(): void {
+    if (runTable.hidden || shownFor === undefined || shownFor === pageStates().join()) return;
+    shownFor = undefined;
+    runTable.dataset.stale = '';
+    caption.textContent = 'Visible tests for your earlier choices (out of date)';
+    summary.textContent = 'Your choices changed since these results: run the tests again.';
+    summary.dataset.tone = '';
+  }
   runButton.addEventListener('click', async () => {
     table ??= fetch(data.table).then(async (res) => {
       if (!res.ok) throw new Error(`the test table is not in this build (HTTP ${res.status})`);
@@ -236,18 +270,28 @@ export function mountLab(root: HTMLElement): void {
       return t;
     });
     try {
-      const view = runView(await table, pageStates());
+      const states = pageStates();
+      const view = runView(await table, states);
       const body = runTable.tBodies[0]!;
       body.replaceChildren(
         ...view.rows.map((row) => {
           const tr = el('tr', undefined, { 'data-test': row.test });
           const name = el('td');
           name.append(el('code', row.name));
-          tr.append(name, el('td', row.outcome, { 'data-outcome': row.outcome }), el('td', row.message ?? ''), el('td', row.dependsOn.join(', ') || 'none'));
+          name.dataset.label = 'Test';
+          tr.append(
+            name,
+            el('td', row.outcome, { 'data-outcome': row.outcome, 'data-label': 'Outcome' }),
+            el('td', row.message ?? '', { 'data-label': 'Message' }),
+            el('td', row.dependsOn.join(', ') || 'none', { 'data-label': 'Depends on' }),
+          );
           return tr;
         }),
       );
       runTable.hidden = false;
+      delete runTable.dataset.stale;
+      caption.textContent = CURRENT;
+      shownFor = states.join();
       summary.textContent = view.sentence;
       summary.dataset.tone = view.failed || view.skipped ? 'error' : 'ok';
     } catch (err) {
@@ -270,7 +314,29 @@ export function mountLab(root: HTMLElement): void {
     downloadJson(name, s);
     say(`Exported ${name} (version ${data.version}, digest ${data.digest.slice(0, 12)}).`, 'ok');
   });
-  q<HTMLButtonElement>('[data-reset]')!.addEventListener('click', () => {
+  /** Put a whole sheet's answers on the page: the plan, the name, every choice, hand edit and reason. */
+  const apply = (s: LabAnswerSheet) => {
+    for (const f of PLAN_FIELDS) q<HTMLTextAreaElement>(`[data-plan="${f.key}"]`)!.value = s.plan[f.key];
+    q<HTMLInputElement>('[data-candidate]')!.value = s.candidate ?? '';
+    s.suggestions.forEach((x, i) => {
+      choices[i] = x.choice;
+      hand[i] = x.hand;
+      q<HTMLTextAreaElement>(`[data-reason="${x.id}"]`)!.value = x.reason;
+      setText(i, x.hand ?? (x.choice ? variantOf(data.suggestions[i]!, x.choice) : data.suggestions[i]!.original));
+    });
+    refresh();
+    markStale();
+  };
+
+  // Start over: asked first, and undone in one click with everything it cleared.
+  const dialog = q<HTMLDialogElement>('[data-reset-dialog]')!;
+  const undoReset = q<HTMLButtonElement>('[data-undo-reset]')!;
+  let beforeReset: LabAnswerSheet | undefined;
+  q<HTMLButtonElement>('[data-reset]')!.addEventListener('click', () => dialog.showModal());
+  dialog.addEventListener('close', () => {
+    if (dialog.returnValue !== 'reset') return;
+    dialog.returnValue = '';
+    beforeReset = sheet();
     localStorage.removeItem(storageKey);
     for (const area of qa<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]')) area.value = '';
     data.suggestions.forEach((s, i) => {
@@ -279,9 +345,17 @@ export function mountLab(root: HTMLElement): void {
       setText(i, s.original);
     });
     refresh();
-    runTable.hidden = true;
-    summary.textContent = '';
-    say('Started over: every choice, edit and note is cleared.');
+    markStale();
+    undoReset.hidden = false;
+    say('Started over: every choice, edit and note is cleared. "Undo start over" brings them back.');
+  });
+  undoReset.addEventListener('click', () => {
+    if (!beforeReset) return;
+    apply(beforeReset);
+    beforeReset = undefined;
+    undoReset.hidden = true;
+    save();
+    say('Your answers are back as they were before you started over.', 'ok');
   });
 
   // Restore what this browser saved for this version of the lab.
@@ -289,16 +363,7 @@ export function mountLab(root: HTMLElement): void {
   if (saved) {
     const read = readLabSheet(saved, { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) });
     if (read.ok) {
-      const s = read.value;
-      for (const f of PLAN_FIELDS) q<HTMLTextAreaElement>(`[data-plan="${f.key}"]`)!.value = s.plan[f.key];
-      q<HTMLInputElement>('[data-candidate]')!.value = s.candidate ?? '';
-      s.suggestions.forEach((x, i) => {
-        choices[i] = x.choice;
-        hand[i] = x.hand;
-        q<HTMLTextAreaElement>(`[data-reason="${x.id}"]`)!.value = x.reason;
-        const text = x.hand ?? (x.choice ? variantOf(data.suggestions[i]!, x.choice) : undefined);
-        if (text !== undefined) setText(i, text);
-      });
+      apply(read.value);
       say('Your saved answers for this version were restored from this browser.');
     }
   }
