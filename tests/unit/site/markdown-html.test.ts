@@ -11,12 +11,12 @@ describe('markdownHtml: a codebase README as HTML at build time', () => {
   });
 
   it('shows raw HTML as text and keeps no script link', () => {
-    const html = markdownHtml('<script>alert(1)</script>\n\n[a](javascript:alert(1)) [b](https://example.test/x) [c](docs/x.md) [d](" onmouseover="x)');
+    const html = markdownHtml('<script>alert(1)</script>\n\n[a](javascript:alert(1)) [b](https://example.test/x) [c](rules/x.md) [d](" onmouseover="x)');
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('<a href="#">a</a>');
     expect(html).toContain('<a href="https://example.test/x">b</a>');
-    expect(html).toContain('<a href="docs/x.md">c</a>');
+    expect(html).toContain('<a href="rules/x.md">c</a>');
     expect(html).not.toMatch(/href="[^"]*"\s+onmouseover/);
   });
 
