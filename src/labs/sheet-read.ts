@@ -46,6 +46,30 @@ export interface SheetSuggestion {
   reason: string;
 }
 
+/** What a timeline entry records: a choice made, a hand edit, a test run, a drill verdict, or a step of the round. */
+export const TIMELINE_ACTIONS = ['start', 'accept', 'revise', 'reject', 'clear', 'hand-edit', 'test-run', 'verdict', 'start-over', 'undo-start-over', 'restore', 'done'] as const;
+/** One action of {@link TIMELINE_ACTIONS}. */
+export type TimelineAction = (typeof TIMELINE_ACTIONS)[number];
+
+/**
+ * One step of the round as the page saw it, in the order it happened: when (ISO 8601), what, on
+ * which suggestion or diff, and a short detail (a drill's verdict, a test run's summary). The
+ * candidate's own record, so a reviewer reads how they worked; it proves nothing by itself.
+ */
+export interface TimelineEntry {
+  at: string;
+  action: TimelineAction;
+  /** The suggestion or diff it concerns, if any. */
+  id?: string;
+  /** At most {@link TIMELINE_DETAIL_LIMIT} characters. */
+  detail?: string;
+}
+
+/** The most entries a sheet's timeline keeps (the earliest beyond it are dropped, and the reader refuses more). */
+export const TIMELINE_LIMIT = 2000;
+/** The longest detail of an entry. */
+export const TIMELINE_DETAIL_LIMIT = 200;
+
 /** A lab's answer sheet. */
 export interface LabAnswerSheet extends SheetTarget {
   schemaVersion: number;
@@ -56,6 +80,8 @@ export interface LabAnswerSheet extends SheetTarget {
   candidate?: string;
   plan: LabPlan;
   suggestions: SheetSuggestion[];
+  /** The round's steps in order; absent on sheets exported before it was kept. */
+  timeline?: TimelineEntry[];
 }
 
 /** One diff on a drill's answer sheet. */
@@ -76,6 +102,8 @@ export interface DrillAnswerSheet extends SheetTarget {
   date: string;
   candidate?: string;
   diffs: SheetDiff[];
+  /** The round's steps in order; absent on sheets exported before it was kept. */
+  timeline?: TimelineEntry[];
 }
 
 /** The file name of an exported sheet: `<id>-<version>-answers[-<candidate>].json`. */
