@@ -5,11 +5,14 @@
  * key's table), and pre-fills the rubric's automatic rows on the scoring form below it, which
  * then works as for a take-home: the judgement rows, the decision, export, print.
  */
+import { showControls } from '../errors/escape.ts';
 import { runView, type PageState } from '../labs/run-view.ts';
 import { autoScores, type LabEvidence } from '../labs/score.ts';
-import { PLAN_FIELDS, readDrillKey, readDrillSheet, readLabKey, readLabSheet, type DrillAnswerSheet, type DrillKeyFile, type LabAnswerSheet } from '../labs/sheets.ts';
+import { PLAN_FIELDS, readDrillKey, readDrillSheet, readLabKey, readLabSheet, type DrillAnswerSheet, type DrillKeyFile, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import type { ReviewerKey } from '../labs/table.ts';
-import type { ScoringCard } from './scored-sheet.ts';
+import { readSheetScorecard, readSheetSummary, isSummary, type ScorePageTarget, type SheetQueueItem, type SheetScorecard } from './score-answers.ts';
+import { timelineRows } from './score-timeline.ts';
+import { decisionHeadline, type GraderEvidence, type ScoringCard } from './scored-sheet.ts';
 
 /** A rubric row as the pre-fill needs it. */
 interface Row {
@@ -41,11 +44,37 @@ export function scoringDataOf(card: ScoringCard): Pick<LabScoringData & DrillSco
   return { id: card.id, version: card.version, digest: card.digest, rows: card.rubric.rows.map((r) => ({ id: r.id, max: r.max, ...(r.auto ? { auto: r.auto } : {}) })) };
 }
 
+/** Text from a candidate's sheet or a scorecard, as the page shows it: control and bidi characters as escapes, line breaks kept. */
+const shown = (text: string) => text.split('\n').map(showControls).join('\n');
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = shown(text);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
+}
+
+/** A table row of cells, each labelled with its column's heading (a phone shows the label above the cell). */
+function row(columns: readonly string[], cells: (string | HTMLElement | { text: string; attrs: Record<string, string> })[], attrs: Record<string, string> = {}): HTMLTableRowElement {
+  const tr = el('tr', undefined, attrs);
+  tr.append(
+    ...cells.map((c, i) => {
+      const label = { 'data-label': columns[i] ?? '' };
+      if (typeof c === 'string') return el('td', c, label);
+      if (c instanceof HTMLElement) {
+        const td = el('td', undefined, label);
+        td.append(c);
+        return td;
+      }
+      return el('td', c.text, { ...label, ...c.attrs });
+    }),
+  );
+  return tr;
+}
+
+/** The column headings of a table on the page, as its head names them. */
+function columnsOf(body: HTMLElement): string[] {
+  return [...(body.closest('table')?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent?.trim() ?? '');
 }
 
 /** The scoring form on the page, the rubric card below the comparison. */
@@ -116,21 +145,120 @@ function askToReplace(root: HTMLElement, current: string, next: string): Promise
 
 type Read<T> = (text: string) => { ok: true; value: T } | { ok: false; message: string };
 
+/** What the page shows of one submission: its answers beside the key, its timeline, and, from a scorecard, the grader's words. */
+interface View {
+  /** The comparison table's rows: the first cell (an id or a title), the answer, the key, the reasons. */
+  items: { first: string | HTMLElement; answer: string; match: 'yes' | 'no' | 'hand'; key: string; reason: string; keyReason: string }[];
+  summary: string;
+  timeline: unknown;
+  grader?: GraderEvidence;
+  /** A lab's hand edits, plan and final tests. */
+  lab?: {
+    hands: { id: string; hand: string; keyChoice: string; reference: string }[];
+    plan: Record<keyof LabPlan, string>;
+    tests: { name: string; hidden: boolean; outcome: string; message: string }[];
+    testsSentence: string;
+  };
+}
+
+/** What a page's kind does with a view and the scores to tick. */
+interface Shown {
+  scores: Record<string, number>;
+  candidate: string | undefined;
+  /** The auto note's words when a row could not be ticked. */
+  none: string;
+}
+
+/** Put a view on the page (everything as text). */
+function showView(root: HTMLElement, view: View): void {
+  const body = root.querySelector<HTMLElement>('[data-compare-rows]')!;
+  const columns = columnsOf(body);
+  body.replaceChildren(...view.items.map((i) => row(columns, [i.first, { text: i.answer, attrs: { 'data-match': i.match } }, i.key, i.reason.trim() || '(none)', i.keyReason])));
+  root.querySelector<HTMLElement>('[data-compare-summary]')!.textContent = shown(view.summary);
+
+  const grader = root.querySelector<HTMLElement>('[data-graded]')!;
+  grader.hidden = !view.grader;
+  if (view.grader) {
+    const g = view.grader;
+    root.querySelector<HTMLElement>('[data-graded-headline]')!.textContent = shown(decisionHeadline(g));
+    grader.dataset.state = g.decision.state;
+    const list = root.querySelector<HTMLElement>('[data-graded-findings]')!;
+    list.replaceChildren(
+      ...g.findings.map((f) => {
+        const li = el('li', undefined, { 'data-finding': f.code });
+        li.append(el('code', f.code), ` ${shown(f.message)}`);
+        return li;
+      }),
+    );
+    if (!g.findings.length) list.append(el('li', 'No findings.'));
+  }
+
+  if (view.lab) {
+    const lab = view.lab;
+    root.querySelector<HTMLElement>('[data-hand-edits]')!.replaceChildren(
+      ...lab.hands.map((h) => {
+        const box = el('div', undefined, { class: 'hand-edit', 'data-hand-edit': h.id });
+        box.append(el('h3', `Hand edit of ${h.id}: check it against the reference`), el('p', 'The candidate wrote:'), el('pre', h.hand), el('p', `The key's version (${h.keyChoice}):`), el('pre', h.reference));
+        return box;
+      }),
+    );
+    root.querySelector<HTMLElement>('[data-plan-view]')!.replaceChildren(...PLAN_FIELDS.flatMap((f) => [el('dt', f.label), el('dd', lab.plan[f.key].trim() || '(empty)')]));
+    const final = root.querySelector<HTMLElement>('[data-final-rows]')!;
+    const finalColumns = columnsOf(final);
+    final.replaceChildren(
+      ...lab.tests.map((t) => row(finalColumns, [el('code', shown(t.name)), t.hidden ? 'yes' : 'no', { text: t.outcome, attrs: { 'data-outcome': t.outcome } }, t.message])),
+    );
+    root.querySelector<HTMLElement>('[data-final-summary]')!.textContent = shown(lab.testsSentence);
+  }
+
+  const { rows: steps, note } = timelineRows(view.timeline);
+  const tl = root.querySelector<HTMLElement>('[data-timeline-rows]')!;
+  const tlColumns = columnsOf(tl);
+  tl.replaceChildren(...steps.map((s) => row(tlColumns, [s.after, s.clock, s.action, s.id ? el('code', shown(s.id)) : '', s.detail])));
+  tl.closest('table')!.hidden = steps.length === 0;
+  root.querySelector<HTMLElement>('[data-timeline-note]')!.textContent = note;
+  root.querySelector<HTMLElement>('[data-compare]')!.hidden = false;
+}
+
+/** Tick the card for a shown view: a clean card, the automatic rows ticked, the auto note. */
+function fillCard(root: HTMLElement, s: Shown, from: string): Record<string, number> {
+  const filled = startCard(scoringForm(), s.scores, s.candidate);
+  root.querySelector<HTMLElement>('[data-auto-note]')!.textContent = filled.length ? `Ticked from ${from}: ${filled.join(', ')}. Every other row is yours to score.` : s.none;
+  return s.scores;
+}
+
 /**
- * Two file inputs (key, sheet); `show` runs when both are loaded and valid, and returns the
- * scores it pre-filled. A new key or sheet over a card the reviewer has scored asks first; kept,
- * nothing changes (the file is not loaded).
+ * The page's imports: the key and a sheet (compared here), or a scorecard.json or a batch's
+ * summary.json of `packet grade` (compared by the grader). A new submission over a card the
+ * reviewer has scored asks first; kept, nothing changes (the file is not loaded).
  */
-function imports<K, S extends { candidate?: string }>(root: HTMLElement, readKey: Read<K>, readSheet: Read<S>, show: (key: K, sheet: S) => Record<string, number>): void {
+function imports<K, S extends { candidate?: string }>(
+  root: HTMLElement,
+  readKey: Read<K>,
+  readSheet: Read<S>,
+  compare: (key: K, sheet: S) => { view: View; shown: Shown },
+  target: ScorePageTarget,
+  fromAnswers: (card: SheetScorecard) => { view: View; shown: Shown },
+): void {
   const status = root.querySelector<HTMLElement>('[data-import-status]')!;
   const say = (message: string, tone: 'ok' | 'error' | '' = '') => {
-    status.textContent = message;
+    status.textContent = shown(message);
     status.dataset.tone = tone;
   };
   let key: K | undefined;
   let sheet: S | undefined;
   // What the last import ticked: ticks beyond these are the reviewer's own.
   let prefilled: Record<string, number> | null = null;
+  /** True when the card may be replaced by the submission of `next` (asked when the reviewer has scored it). */
+  const mayReplace = async (next: string, label: string): Promise<boolean> => {
+    const form = scoringForm();
+    const notes = form ? [...form.querySelectorAll<HTMLTextAreaElement>('textarea[data-note]')].map((n) => n.value) : [];
+    if (!form || !holdsOwnScores(tickedScores(form), notes, prefilled)) return true;
+    const current = (form.elements.namedItem('candidate') as HTMLInputElement | null)?.value.trim() ?? '';
+    if (await askToReplace(root, current, next)) return true;
+    say(`Kept the card of ${current || 'the candidate being scored'}; ${label} was not loaded.`, '');
+    return false;
+  };
   const load = <T>(selector: string, read: Read<T>, next: (v: T) => { key: K | undefined; sheet: S | undefined }, what: string) => {
     const input = root.querySelector<HTMLInputElement>(selector)!;
     input.disabled = false;
@@ -149,89 +277,155 @@ function imports<K, S extends { candidate?: string }>(root: HTMLElement, readKey
         say(`Loaded ${file.name}; now load the ${then.key ? 'answer sheet' : 'key'}.`, 'ok');
         return;
       }
-      const form = scoringForm();
-      const notes = form ? [...form.querySelectorAll<HTMLTextAreaElement>('textarea[data-note]')].map((n) => n.value) : [];
-      if (form && holdsOwnScores(tickedScores(form), notes, prefilled)) {
-        const current = (form.elements.namedItem('candidate') as HTMLInputElement | null)?.value.trim() ?? '';
-        if (!(await askToReplace(root, current, then.sheet.candidate?.trim() ?? ''))) {
-          input.value = '';
-          say(`Kept the card of ${current || 'the candidate being scored'}; ${file.name} was not loaded.`, '');
-          return;
-        }
+      if (!(await mayReplace(then.sheet.candidate?.trim() ?? '', file.name))) {
+        input.value = '';
+        return;
       }
       ({ key, sheet } = then);
-      prefilled = show(then.key, then.sheet);
+      const c = compare(then.key, then.sheet);
+      showView(root, c.view);
+      markQueue(-1);
+      prefilled = fillCard(root, c.shown, 'the key');
       say(`Loaded ${file.name}. The key and the answer sheet are shown side by side; the card below starts clean, with the automatic rows ticked.`, 'ok');
     });
   };
   load('[data-key-file]', readKey, (v) => ({ key: v, sheet }), 'The key');
   load('[data-sheet-file]', readSheet, (v) => ({ key, sheet: v }), 'The answer sheet');
+
+  // A scorecard, or a batch as a queue.
+  let queue: SheetQueueItem[] = [];
+  let at = -1;
+  const queueBox = root.querySelector<HTMLElement>('[data-sheet-queue]')!;
+  const queueBody = root.querySelector<HTMLElement>('[data-sheet-queue-rows]')!;
+  const prev = root.querySelector<HTMLButtonElement>('[data-queue-prev]')!;
+  const next = root.querySelector<HTMLButtonElement>('[data-queue-next]')!;
+  const markQueue = (i: number) => {
+    at = i;
+    for (const tr of queueBody.querySelectorAll<HTMLElement>('tr')) {
+      if (Number(tr.dataset.queueItem) === i) tr.setAttribute('aria-current', 'true');
+      else tr.removeAttribute('aria-current');
+    }
+    const openable = queue.map((q, j) => (q.card.ok ? j : -1)).filter((j) => j >= 0);
+    prev.disabled = !openable.some((j) => j < i) || i < 0;
+    next.disabled = !openable.some((j) => j > i);
+    root.querySelector<HTMLElement>('[data-queue-pos]')!.textContent = i >= 0 ? `Submission ${i + 1} of ${queue.length}` : `${queue.length} submission${queue.length === 1 ? '' : 's'}`;
+  };
+  const open = async (value: SheetScorecard, label: string): Promise<boolean> => {
+    const name = value.card.candidate;
+    if (!(await mayReplace(name, label))) return false;
+    const c = fromAnswers(value);
+    showView(root, c.view);
+    prefilled = fillCard(root, c.shown, 'the scorecard');
+    const n = Object.keys(c.shown.scores).length;
+    say(`Loaded the scorecard of ${name}: ${n} automatic row${n === 1 ? '' : 's'} ticked from packet grade's scores; the card below starts clean.`, 'ok');
+    return true;
+  };
+  const openItem = async (i: number) => {
+    const item = queue[i];
+    if (!item?.card.ok) return;
+    if (await open(item.card.value, `the scorecard of ${item.name}`)) {
+      markQueue(i);
+      say(`Opened ${item.name} (${i + 1} of ${queue.length}) from its scorecard.`, 'ok');
+    }
+  };
+  const step = (by: number) => {
+    for (let i = at + by; i >= 0 && i < queue.length; i += by) if (queue[i]!.card.ok) return void openItem(i);
+  };
+  prev.addEventListener('click', () => step(-1));
+  next.addEventListener('click', () => step(1));
+  const cardInput = root.querySelector<HTMLInputElement>('[data-card-file]')!;
+  cardInput.disabled = false;
+  cardInput.addEventListener('change', async () => {
+    const file = cardInput.files?.[0];
+    if (!file) return;
+    const text = await file.text();
+    cardInput.value = '';
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return say(`${file.name} is not JSON, so it is neither a scorecard.json nor a summary.json. Nothing was changed.`, 'error');
+    }
+    if (isSummary(json)) {
+      const read = readSheetSummary(json as Record<string, unknown>, target);
+      if (!read.ok) return say(`${file.name}: ${read.message}`, 'error');
+      queue = read.items;
+      queueBody.replaceChildren(
+        ...queue.map((item, i) => {
+          const columns = columnsOf(queueBody);
+          let first: string | HTMLElement = item.name;
+          if (item.card.ok) {
+            const b = el('button', item.name, { type: 'button', class: 'link-button' });
+            b.addEventListener('click', () => void openItem(i));
+            first = b;
+          }
+          return row(columns, [first, item.verdict, item.decision, item.codes.join(' ') || 'none', item.card.ok ? 'ready to score' : `cannot be scored: ${item.card.message}`], { 'data-queue-item': String(i) });
+        }),
+      );
+      queueBox.hidden = false;
+      markQueue(-1);
+      const first = queue.findIndex((item) => item.card.ok);
+      const ready = queue.filter((item) => item.card.ok).length;
+      if (first >= 0) await openItem(first);
+      say(`Loaded the batch ${file.name}: ${queue.length} submission${queue.length === 1 ? '' : 's'}, ${ready} to score${first >= 0 && at === first ? `; ${queue[first]!.name} is open` : ''}.`, ready ? 'ok' : 'error');
+      return;
+    }
+    const read = readSheetScorecard(json, target);
+    if (!read.ok) return say(`${file.name}: ${read.message}`, 'error');
+    if (await open(read.value, file.name)) markQueue(-1);
+  });
   root.querySelector<HTMLElement>('[data-no-script]')!.hidden = true;
 }
 
+/**
+ * The sheet's timeline as the file has it, when the sheet's reader gave none: each step is read
+ * by the timeline's display, one by one. A reader that checks the timeline keeps its own.
+ */
+function withTimeline<T extends { timeline?: unknown }>(result: ReturnType<Read<T>>, text: string): ReturnType<Read<T>> {
+  if (!result.ok || result.value.timeline !== undefined) return result;
+  try {
+    const raw = (JSON.parse(text) as { timeline?: unknown }).timeline;
+    return Array.isArray(raw) ? { ok: true, value: { ...result.value, timeline: raw } } : result;
+  } catch {
+    return result;
+  }
+}
+
 const CHOICE_WORDS: Record<string, string> = { accept: 'accept', revise: 'revise', reject: 'reject' };
+
+/** What a scorecard's answers give the card: its automatic rows' scores and the candidate. */
+const shownOf = (card: SheetScorecard): Shown => ({ scores: { ...card.card.scores }, candidate: card.card.candidate, none: 'The scorecard scores no automatic row; score every row yourself.' });
 
 /** The lab's scoring page. */
 export function mountLabScoring(root: HTMLElement): void {
   const data = JSON.parse(root.dataset.labScoring ?? '{}') as LabScoringData;
   const target = { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) };
+  const card = scoringForm() ? (JSON.parse(scoringForm()!.dataset.scoringCard ?? '{}') as ScoringCard) : ({ id: data.id, version: data.version, digest: data.digest, rubric: { rows: data.rows } } as unknown as ScoringCard);
+  const code = (id: string) => el('code', id);
   imports<ReviewerKey, LabAnswerSheet>(
     root,
     (text) => readLabKey(text, target),
-    (text) => readLabSheet(text, target),
+    (text) => withTimeline(readLabSheet(text, target), text),
     (key, sheet) => {
-      const rows = root.querySelector<HTMLElement>('[data-compare-rows]')!;
       let matches = 0;
       const hands: string[] = [];
-      rows.replaceChildren(
-        ...sheet.suggestions.map((s, i) => {
-          const k = key.key[i]!;
-          const isHand = s.hand !== undefined;
-          const match = !isHand && s.choice === k.choice;
-          if (match) matches++;
-          if (isHand) hands.push(s.id);
-          const tr = el('tr');
-          const id = el('td');
-          id.append(el('code', s.id));
-          tr.append(
-            id,
-            el('td', isHand ? `hand edit${s.choice ? ` (from ${s.choice})` : ''}` : s.choice ? CHOICE_WORDS[s.choice]! : 'no choice', { 'data-match': isHand ? 'hand' : match ? 'yes' : 'no' }),
-            el('td', `${k.choice}${k.reviewOnly ? ' (only review catches it)' : ''}`),
-            el('td', s.reason.trim() || '(none)'),
-            el('td', `${k.reason}${k.reviewOnly ? ` Review only: ${k.reviewOnly}` : ''}`),
-          );
-          return tr;
-        }),
-      );
-      // Hand edits beside the version the key chose.
-      const handBox = root.querySelector<HTMLElement>('[data-hand-edits]')!;
-      handBox.replaceChildren(
-        ...sheet.suggestions.flatMap((s, i) => {
-          if (s.hand === undefined) return [];
-          const k = key.key[i]!;
-          const ref = data.suggestions[i]!;
-          const reference = k.choice === 'accept' ? ref.offered : k.choice === 'revise' ? ref.revised : ref.original;
-          const box = el('div', undefined, { class: 'hand-edit', 'data-hand-edit': s.id });
-          box.append(el('h3', `Hand edit of ${s.id}: check it against the reference`), el('p', 'The candidate wrote:'), el('pre', s.hand), el('p', `The key's version (${k.choice}):`), el('pre', reference));
-          return [box];
-        }),
-      );
-      const plan = root.querySelector<HTMLElement>('[data-plan-view]')!;
-      plan.replaceChildren(...PLAN_FIELDS.flatMap((f) => [el('dt', f.label), el('dd', sheet.plan[f.key].trim() || '(empty)')]));
-
+      const items = sheet.suggestions.map((s, i): View['items'][number] => {
+        const k = key.key[i]!;
+        const isHand = s.hand !== undefined;
+        const match = !isHand && s.choice === k.choice;
+        if (match) matches++;
+        if (isHand) hands.push(s.id);
+        return {
+          first: code(s.id),
+          answer: isHand ? `hand edit${s.choice ? ` (from ${s.choice})` : ''}` : s.choice ? CHOICE_WORDS[s.choice]! : 'no choice',
+          match: isHand ? 'hand' : match ? 'yes' : 'no',
+          key: `${k.choice}${k.reviewOnly ? ' (only review catches it)' : ''}`,
+          reason: s.reason,
+          keyReason: `${k.reason}${k.reviewOnly ? ` Review only: ${k.reviewOnly}` : ''}`,
+        };
+      });
       const states: PageState[] = sheet.suggestions.map((s) => (s.hand !== undefined ? 'hand' : (s.choice ?? 'reject')));
       const run = runView(key, states, key.visibleCount);
-      const final = root.querySelector<HTMLElement>('[data-final-rows]')!;
-      final.replaceChildren(
-        ...run.rows.map((r) => {
-          const tr = el('tr');
-          const name = el('td');
-          name.append(el('code', r.name));
-          tr.append(name, el('td', r.hidden ? 'yes' : 'no'), el('td', r.outcome, { 'data-outcome': r.outcome }), el('td', r.message ?? ''));
-          return tr;
-        }),
-      );
-      root.querySelector<HTMLElement>('[data-final-summary]')!.textContent = run.sentence;
       const green = (hidden: boolean | null): boolean | null => {
         const subset = run.rows.filter((r) => hidden === null || r.hidden === hidden);
         if (subset.some((r) => r.outcome === 'skipped')) return null;
@@ -240,15 +434,48 @@ export function mountLabScoring(root: HTMLElement): void {
       const evidence: LabEvidence = { matches, total: sheet.suggestions.length, testsGreen: green(null), visibleGreen: green(false), hiddenGreen: green(true) };
       const scores = autoScores({ rows: data.rows }, evidence);
       // A hand edit leaves the choices to the reviewer: whether it is the right change is a judgement.
-      if (hands.length) for (const row of data.rows) if (row.auto === 'choices') delete scores[row.id];
-      const filled = startCard(scoringForm(), scores, sheet.candidate);
-      root.querySelector<HTMLElement>('[data-compare-summary]')!.textContent =
-        `${matches} of ${sheet.suggestions.length} choices match the key${hands.length ? `; ${hands.length} edited by hand (${hands.join(', ')}), for you to judge` : ''}.`;
-      root.querySelector<HTMLElement>('[data-auto-note]')!.textContent = filled.length
-        ? `Ticked from the key: ${filled.join(', ')}. Every other row is yours to score.`
-        : 'No automatic row could be ticked; score every row yourself.';
-      root.querySelector<HTMLElement>('[data-compare]')!.hidden = false;
-      return scores;
+      if (hands.length) for (const r of data.rows) if (r.auto === 'choices') delete scores[r.id];
+      const view: View = {
+        items,
+        summary: `${matches} of ${sheet.suggestions.length} choices match the key${hands.length ? `; ${hands.length} edited by hand (${hands.join(', ')}), for you to judge` : ''}.`,
+        timeline: sheet.timeline,
+        lab: {
+          hands: sheet.suggestions.flatMap((s, i) => {
+            if (s.hand === undefined) return [];
+            const k = key.key[i]!;
+            const ref = data.suggestions[i]!;
+            return [{ id: s.id, hand: s.hand, keyChoice: k.choice, reference: k.choice === 'accept' ? ref.offered : k.choice === 'revise' ? ref.revised : ref.original }];
+          }),
+          plan: sheet.plan,
+          tests: run.rows.map((r) => ({ name: r.name, hidden: r.hidden, outcome: r.outcome, message: r.message ?? '' })),
+          testsSentence: run.sentence,
+        },
+      };
+      return { view, shown: { scores, candidate: sheet.candidate, none: 'No automatic row could be ticked; score every row yourself.' } };
+    },
+    { kind: 'lab', card, items: target.suggestions },
+    (scored) => {
+      const a = scored.answers;
+      const matches = a.items.filter((i) => i.matches).length;
+      const hands = a.items.filter((i) => i.hand !== undefined || i.answer === 'hand edit');
+      const passed = a.tests.filter((t) => t.outcome === 'pass').length;
+      const held = a.tests.filter((t) => t.hidden).length;
+      const view: View = {
+        items: a.items.map((i) => {
+          const isHand = i.hand !== undefined || i.answer === 'hand edit';
+          return { first: code(i.id), answer: isHand ? 'hand edit' : (i.answer ?? 'no choice'), match: isHand ? 'hand' : i.matches ? 'yes' : 'no', key: i.key, reason: i.reason, keyReason: i.keyReason };
+        }),
+        summary: `${matches} of ${a.items.length} choices match the key${hands.length ? `; ${hands.length} edited by hand (${hands.map((h) => h.id).join(', ')}), for you to judge` : ''}.`,
+        timeline: a.timeline,
+        grader: scored.card.graderEvidence!,
+        lab: {
+          hands: hands.map((h) => ({ id: h.id, hand: h.hand ?? '', keyChoice: h.key, reference: h.reference ?? '(the scorecard carries no reference for this region)' })),
+          plan: a.plan ?? { endState: '', checkpoints: '', invariant: '', byHand: '' },
+          tests: a.tests.map((t) => ({ name: t.id, hidden: t.hidden, outcome: t.outcome, message: t.message ?? '' })),
+          testsSentence: a.tests.length ? `${passed} of ${a.tests.length} tests pass in the judge's run of the final code (${held} of them held out).` : 'The judge ran no test of the final code.',
+        },
+      };
+      return { view, shown: shownOf(scored) };
     },
   );
 }
@@ -257,34 +484,34 @@ export function mountLabScoring(root: HTMLElement): void {
 export function mountDrillScoring(root: HTMLElement): void {
   const data = JSON.parse(root.dataset.drillScoring ?? '{}') as DrillScoringData;
   const target = { id: data.id, version: data.version, digest: data.digest, diffs: data.diffs.map((d) => d.id) };
+  const card = JSON.parse(scoringForm()?.dataset.scoringCard ?? '{}') as ScoringCard;
   imports<DrillKeyFile, DrillAnswerSheet>(
     root,
     (text) => readDrillKey(text, target),
-    (text) => readDrillSheet(text, target),
+    (text) => withTimeline(readDrillSheet(text, target), text),
     (key, sheet) => {
       let matches = 0;
-      root.querySelector<HTMLElement>('[data-compare-rows]')!.replaceChildren(
-        ...sheet.diffs.map((d, i) => {
-          const k = key.key[i]!;
-          const match = d.verdict === k.verdict;
-          if (match) matches++;
-          const tr = el('tr');
-          tr.append(
-            el('td', data.diffs[i]!.title),
-            el('td', `${d.verdict ?? 'no verdict'}${d.change ? `: ${d.change}` : ''}`, { 'data-match': match ? 'yes' : 'no' }),
-            el('td', `${k.verdict}${k.change ? `: ${k.change}` : ''}`),
-            el('td', d.reason.trim() || '(none)'),
-            el('td', k.consequence),
-          );
-          return tr;
-        }),
-      );
+      const items = sheet.diffs.map((d, i): View['items'][number] => {
+        const k = key.key[i]!;
+        const match = d.verdict === k.verdict;
+        if (match) matches++;
+        return { first: data.diffs[i]!.title, answer: `${d.verdict ?? 'no verdict'}${d.change ? `: ${d.change}` : ''}`, match: match ? 'yes' : 'no', key: `${k.verdict}${k.change ? `: ${k.change}` : ''}`, reason: d.reason, keyReason: k.consequence };
+      });
       const scores = autoScores({ rows: data.rows }, { matches, total: sheet.diffs.length, testsGreen: null, visibleGreen: null, hiddenGreen: null });
-      const filled = startCard(scoringForm(), scores, sheet.candidate);
-      root.querySelector<HTMLElement>('[data-compare-summary]')!.textContent = `${matches} of ${sheet.diffs.length} verdicts match the key. The reasons are yours to judge against what a good reason names.`;
-      root.querySelector<HTMLElement>('[data-auto-note]')!.textContent = filled.length ? `Ticked from the key: ${filled.join(', ')}. Every other row is yours to score.` : 'No automatic row could be ticked.';
-      root.querySelector<HTMLElement>('[data-compare]')!.hidden = false;
-      return scores;
+      const view: View = { items, summary: `${matches} of ${sheet.diffs.length} verdicts match the key. The reasons are yours to judge against what a good reason names.`, timeline: sheet.timeline };
+      return { view, shown: { scores, candidate: sheet.candidate, none: 'No automatic row could be ticked.' } };
+    },
+    { kind: 'drill', card, items: target.diffs },
+    (scored) => {
+      const a = scored.answers;
+      const matches = a.items.filter((i) => i.matches).length;
+      const view: View = {
+        items: a.items.map((i) => ({ first: i.title, answer: `${i.answer ?? 'no verdict'}${i.change ? `: ${i.change}` : ''}`, match: i.matches ? 'yes' : 'no', key: i.key, reason: i.reason, keyReason: i.keyReason })),
+        summary: `${matches} of ${a.items.length} verdicts match the key. The reasons are yours to judge against what a good reason names.`,
+        timeline: a.timeline,
+        grader: scored.card.graderEvidence!,
+      };
+      return { view, shown: shownOf(scored) };
     },
   );
 }
