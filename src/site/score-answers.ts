@@ -131,7 +131,7 @@ export function readSheetScorecard(json: unknown, target: ScorePageTarget): Read
   const packet = isRecord(json.packet) ? json.packet : {};
   if (packet.id === card.id && (packet.digest !== card.digest || packet.version !== card.version)) {
     const version = typeof packet.version === 'string' ? cut(packet.version, 40) : 'an unnamed version';
-    const digest = typeof packet.digest === 'string' ? cut(packet.digest, 12) : '?';
+    const digest = typeof packet.digest === 'string' ? packet.digest.slice(0, 12) : '?';
     return {
       ok: false,
       message: `This scorecard was graded against version ${version} (digest ${digest}) of "${card.id}"; this page is version ${card.version} (digest ${card.digest.slice(0, 12)}). Open the scoring page of version ${version}, or grade the sheet again with this version. Nothing was changed.`,

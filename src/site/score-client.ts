@@ -198,7 +198,7 @@ function showView(root: HTMLElement, view: View): void {
     root.querySelector<HTMLElement>('[data-hand-edits]')!.replaceChildren(
       ...lab.hands.map((h) => {
         const box = el('div', undefined, { class: 'hand-edit', 'data-hand-edit': h.id });
-        box.append(el('h3', `Hand edit of ${h.id}: check it against the reference`), el('p', 'The candidate wrote:'), el('pre', h.hand), el('p', `The key's version (${h.keyChoice}):`), el('pre', h.reference));
+        box.append(el('h3', `Hand edit of ${h.id}: check it against the reference`), el('p', 'The candidate wrote:'), el('pre', h.hand, { tabindex: '0', 'aria-label': `The candidate's hand edit of ${h.id}` }), el('p', `The key's version (${h.keyChoice}):`), el('pre', h.reference, { tabindex: '0', 'aria-label': `The key's version of ${h.id}` }));
         return box;
       }),
     );
@@ -308,7 +308,7 @@ function imports<K, S extends { candidate?: string }>(
     const openable = queue.map((q, j) => (q.card.ok ? j : -1)).filter((j) => j >= 0);
     prev.disabled = !openable.some((j) => j < i) || i < 0;
     next.disabled = !openable.some((j) => j > i);
-    root.querySelector<HTMLElement>('[data-queue-pos]')!.textContent = i >= 0 ? `Submission ${i + 1} of ${queue.length}` : `${queue.length} submission${queue.length === 1 ? '' : 's'}`;
+    root.querySelector<HTMLElement>('[data-sheet-queue-pos]')!.textContent = i >= 0 ? `Submission ${i + 1} of ${queue.length}` : `${queue.length} submission${queue.length === 1 ? '' : 's'}`;
   };
   const open = async (value: SheetScorecard, label: string): Promise<boolean> => {
     const name = value.card.candidate;

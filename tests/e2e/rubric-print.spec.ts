@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import type { PublicPacket } from '../../src/packets/public.ts';
 import { expect, test } from './support/fixtures.ts';
 import { publicPackets, ROOT } from './support/packets.ts';
+import { pagesIn } from './support/print.ts';
 
 /**
  * The printed rubric card: scored with a note on every row it still fits one A4 and one Letter
@@ -15,18 +16,11 @@ import { publicPackets, ROOT } from './support/packets.ts';
  */
 const packets: PublicPacket[] = await publicPackets();
 
-/** Pages in a PDF: its page objects (`/Type /Page`, not the `/Type /Pages` tree nodes). */
-const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
-
 /** A reviewer's note of two sentences, about as long as a row's reason needs. */
 const NOTE = 'Retries are capped and the cap is read from the config; NOTES.md says why the abort comes first. One log line still names the old target.';
 
 /** One millimetre in CSS pixels. */
 const MM = 96 / 25.4;
-
-async function pagesIn(page: Page): Promise<Record<'A4' | 'Letter', number>> {
-  return { A4: pdfPages(await page.pdf({ format: 'A4' })), Letter: pdfPages(await page.pdf({ format: 'Letter' })) };
-}
 
 /** Score every row (each vetoed row at `vetoed` when given), with a note on each, and the names. */
 async function scoreWithNotes(page: Page, packet: PublicPacket, vetoed?: string) {

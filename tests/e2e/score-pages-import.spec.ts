@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test';
-import type { SheetAnswers } from '../../src/judge/scorecard-format.ts';
 import { DRILL_SHEET_KIND, LAB_SHEET_KIND, SHEET_SCHEMA_VERSION } from '../../src/labs/sheets.ts';
 import { expect, test } from './support/fixtures.ts';
 import { reviewerFile } from './support/reviewer.ts';
-import { builtScorePage, gradeSummary, jsonFile, roundTimeline, sheetScorecard, type BuiltScorePage } from './support/score-cards.ts';
+import { builtScorePage, drillAnswers, gradeSummary, jsonFile, labAnswers, roundTimeline, sheetScorecard } from './support/score-cards.ts';
 
 /**
  * `packet grade` output on the lab and drill scoring pages: a scorecard.json graded from an
@@ -20,54 +19,6 @@ const status = (page: Page) => page.locator('[data-import-status]');
 const candidate = (page: Page) => page.getByLabel('Candidate', { exact: true });
 const ticked = (page: Page) => page.locator('[data-scoring-card] input[type="radio"]:checked');
 const replaceDialog = (page: Page) => page.getByRole('dialog', { name: 'Replace the card you are scoring?' });
-
-/** A lab's answers: the first suggestion edited by hand, the others as given. */
-function labAnswers(built: BuiltScorePage, who: string | null, extra: Partial<SheetAnswers> = {}): SheetAnswers {
-  return {
-    kind: 'lab',
-    candidate: who,
-    exported: '2026-12-01T10:31:05.000Z',
-    items: built.items.map((s, i) => ({
-      id: s.id,
-      title: s.title,
-      answer: i === 0 ? 'hand edit' : i === 1 ? 'reject' : 'accept',
-      key: i === 1 ? 'revise' : 'accept',
-      matches: i > 1,
-      reason: `Reason of ${who ?? 'nobody'} for ${s.id}.`,
-      keyReason: `The key's reason for ${s.id}.`,
-      ...(i === 0 ? { hand: 'HAND-WRITTEN REGION\n  second line', reference: 'THE KEY REFERENCE REGION' } : {}),
-    })),
-    plan: { endState: 'Every rule holds.', checkpoints: 'one\ntwo\nthree', invariant: 'The visible tests keep passing.', byHand: 'The boundary case.' },
-    tests: [
-      { id: 'rejects an empty email', hidden: false, outcome: 'pass' },
-      { id: 'keeps the min length', hidden: false, outcome: 'pass' },
-      { id: 'held: trims the name', hidden: true, outcome: 'fail', message: 'expected "Ada" to be "Ada "' },
-    ],
-    timeline: roundTimeline(built.items.map((s) => s.id)),
-    ...extra,
-  };
-}
-
-function drillAnswers(built: BuiltScorePage, who: string | null, extra: Partial<SheetAnswers> = {}): SheetAnswers {
-  return {
-    kind: 'drill',
-    candidate: who,
-    exported: '2026-12-01T10:20:00.000Z',
-    items: built.items.map((d, i) => ({
-      id: d.id,
-      title: d.title,
-      answer: i === 0 ? 'accept-with-change' : 'reject',
-      key: 'reject',
-      matches: i > 0,
-      reason: `Why ${d.id}.`,
-      keyReason: `What ${d.id} breaks.`,
-      ...(i === 0 ? { change: 'cap the retries at five' } : {}),
-    })),
-    tests: [],
-    timeline: [],
-    ...extra,
-  };
-}
 
 async function openLab(page: Page) {
   await page.goto(`/labs/${LAB}/score/`);
@@ -165,7 +116,7 @@ test("a batch's summary.json is a queue: the list of the batch, Previous and Nex
   await expect(list.nth(1).locator('td').nth(4)).toContainText('cannot be scored');
   await expect(list.nth(2).locator('td').nth(3)).toHaveText('PK541 PK542');
   await expect(list.nth(0)).toHaveAttribute('aria-current', 'true');
-  await expect(page.locator('[data-queue-pos]')).toHaveText('Submission 1 of 3');
+  await expect(page.locator('[data-sheet-queue-pos]')).toHaveText('Submission 1 of 3');
   await expect(candidate(page)).toHaveValue('Kim Lee');
   await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
   await expect(page.locator('[data-timeline-rows] tr')).toHaveCount(6);
@@ -177,11 +128,11 @@ test("a batch's summary.json is a queue: the list of the batch, Previous and Nex
   await expect(replaceDialog(page)).toBeVisible();
   await replaceDialog(page).getByRole('button', { name: 'Keep it' }).click();
   await expect(candidate(page)).toHaveValue('Kim Lee');
-  await expect(page.locator('[data-queue-pos]')).toHaveText('Submission 1 of 3');
+  await expect(page.locator('[data-sheet-queue-pos]')).toHaveText('Submission 1 of 3');
   // Replaced: the refused row is skipped, Ola's clean card opens.
   await page.getByRole('button', { name: 'Next' }).click();
   await replaceDialog(page).getByRole('button', { name: 'Replace the card' }).click();
-  await expect(page.locator('[data-queue-pos]')).toHaveText('Submission 3 of 3');
+  await expect(page.locator('[data-sheet-queue-pos]')).toHaveText('Submission 3 of 3');
   await expect(candidate(page)).toHaveValue('Ola Nordmann');
   await expect(page.locator(`[data-row="${judgement.id}"] input:checked`)).toHaveCount(0);
   for (const r of auto) await expect(page.locator(`[data-row="${r.id}"] input[value="0"]`)).toBeChecked();
@@ -189,7 +140,7 @@ test("a batch's summary.json is a queue: the list of the batch, Previous and Nex
   await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
   await page.getByRole('button', { name: 'Previous' }).click();
   await expect(candidate(page)).toHaveValue('Kim Lee');
-  await expect(page.locator('[data-queue-pos]')).toHaveText('Submission 1 of 3');
+  await expect(page.locator('[data-sheet-queue-pos]')).toHaveText('Submission 1 of 3');
 });
 
 test('a scorecard of another version, of a take-home or of the other kind is refused with a sentence, and nothing changes', async ({ page }) => {

@@ -115,3 +115,52 @@ export function roundTimeline(ids: readonly string[]): SheetAnswers['timeline'] 
     { at: '2026-12-01T10:31:05.000Z', action: 'done' },
   ];
 }
+
+/** A lab's answers: the first suggestion edited by hand, the others as given. */
+export function labAnswers(built: BuiltScorePage, who: string | null, extra: Partial<SheetAnswers> = {}): SheetAnswers {
+  return {
+    kind: 'lab',
+    candidate: who,
+    exported: '2026-12-01T10:31:05.000Z',
+    items: built.items.map((s, i) => ({
+      id: s.id,
+      title: s.title,
+      answer: i === 0 ? 'hand edit' : i === 1 ? 'reject' : 'accept',
+      key: i === 1 ? 'revise' : 'accept',
+      matches: i > 1,
+      reason: `Reason of ${who ?? 'nobody'} for ${s.id}.`,
+      keyReason: `The key's reason for ${s.id}.`,
+      ...(i === 0 ? { hand: 'HAND-WRITTEN REGION\n  second line', reference: 'THE KEY REFERENCE REGION' } : {}),
+    })),
+    plan: { endState: 'Every rule holds.', checkpoints: 'one\ntwo\nthree', invariant: 'The visible tests keep passing.', byHand: 'The boundary case.' },
+    tests: [
+      { id: 'rejects an empty email', hidden: false, outcome: 'pass' },
+      { id: 'keeps the min length', hidden: false, outcome: 'pass' },
+      { id: 'held: trims the name', hidden: true, outcome: 'fail', message: 'expected "Ada" to be "Ada "' },
+    ],
+    timeline: roundTimeline(built.items.map((s) => s.id)),
+    ...extra,
+  };
+}
+
+export function drillAnswers(built: BuiltScorePage, who: string | null, extra: Partial<SheetAnswers> = {}): SheetAnswers {
+  return {
+    kind: 'drill',
+    candidate: who,
+    exported: '2026-12-01T10:20:00.000Z',
+    items: built.items.map((d, i) => ({
+      id: d.id,
+      title: d.title,
+      answer: i === 0 ? 'accept-with-change' : 'reject',
+      key: 'reject',
+      matches: i > 0,
+      reason: `Why ${d.id}.`,
+      keyReason: `What ${d.id} breaks.`,
+      ...(i === 0 ? { change: 'cap the retries at five' } : {}),
+    })),
+    tests: [],
+    timeline: [],
+    ...extra,
+  };
+}
+
