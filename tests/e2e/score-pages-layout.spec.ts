@@ -76,6 +76,9 @@ for (const p of PAGES) {
     await page.setViewportSize({ width: 390, height: 900 });
     await page.goto(`/${p.kind}s/${p.id}/score/`);
     const built = await builtScorePage(page, p.kind);
+    const width = async () => page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+    const empty = await width();
+    expect.soft(empty.scroll, `nothing loaded: page width ${empty.scroll} px over ${empty.client} px`).toBeLessThanOrEqual(empty.client);
     const check = async (what: string) => {
       const tables = await page.locator('.scoring table').evaluateAll((all) =>
         all
@@ -84,7 +87,7 @@ for (const p of PAGES) {
       );
       expect.soft(tables.length, `${what}: tables with rows shown`).toBeGreaterThan(0);
       for (const t of tables) expect.soft(t.cells, `${what}: cells of ${t.table} not stacked`).toBe(0);
-      const scroll = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+      const scroll = await width();
       expect.soft(scroll.scroll, `${what}: page width ${scroll.scroll} px over ${scroll.client} px`).toBeLessThanOrEqual(scroll.client);
     };
     await loadSheet(page, p, built);
