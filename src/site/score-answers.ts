@@ -66,7 +66,8 @@ function readAnswers(v: unknown, target: ScorePageTarget): SheetAnswers {
     throw new Refusal('This scorecard has no "answers" (a scorecard graded from an answer sheet carries them beside the key); grade the sheet again with packet grade. Nothing was changed.');
   }
   const str = (o: Record<string, unknown>, key: string, field: string, limit = TEXT_LIMIT): string => (typeof o[key] === 'string' ? cut(o[key] as string, limit) : no(field, 'is not a text'));
-  const optStr = (o: Record<string, unknown>, key: string, field: string, limit = TEXT_LIMIT): string | undefined => (o[key] === undefined ? undefined : str(o, key, field, limit));
+  // An optional text written as null is read as absent.
+  const optStr = (o: Record<string, unknown>, key: string, field: string, limit = TEXT_LIMIT): string | undefined => (o[key] === undefined || o[key] === null ? undefined : str(o, key, field, limit));
   if (v.kind !== target.kind) no('kind', `is ${JSON.stringify(v.kind)}, not "${target.kind}"`);
   if (v.candidate !== null && typeof v.candidate !== 'string') no('candidate', 'is neither a name nor null');
   const candidate = typeof v.candidate === 'string' ? cut(v.candidate, 200) : null;
