@@ -43,6 +43,18 @@ export const REGION_LIMIT = 100_000;
 /** Most tests a scorecard's answers may list. */
 export const TESTS_LIMIT = 2000;
 
+/** Largest key or answer sheet the page reads, in bytes. */
+export const SHEET_FILE_LIMIT = 8 * 1024 * 1024;
+/** Largest scorecard.json or summary.json the page reads, in bytes. */
+export const CARD_FILE_LIMIT = 32 * 1024 * 1024;
+
+/** The refusal of a file over its limit, before it is read, or null when it fits. */
+export function tooLarge(name: string, size: number, limit: number): string | null {
+  if (size <= limit) return null;
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${name} is ${mb(size)}, more than the ${mb(limit)} this page reads: it is not a file packet-kit wrote. Nothing was changed.`;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const cut = (s: string, limit: number) => (s.length > limit ? `${s.slice(0, limit)}…` : s);
 

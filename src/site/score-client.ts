@@ -10,7 +10,7 @@ import { runView, type PageState } from '../labs/run-view.ts';
 import { autoScores, type LabEvidence } from '../labs/score.ts';
 import { PLAN_FIELDS, readDrillKey, readDrillSheet, readLabKey, readLabSheet, type DrillAnswerSheet, type DrillKeyFile, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import type { ReviewerKey } from '../labs/table.ts';
-import { readSheetScorecard, readSheetSummary, isSummary, type ScorePageTarget, type SheetQueueItem, type SheetScorecard } from './score-answers.ts';
+import { CARD_FILE_LIMIT, isSummary, readSheetScorecard, readSheetSummary, SHEET_FILE_LIMIT, tooLarge, type ScorePageTarget, type SheetQueueItem, type SheetScorecard } from './score-answers.ts';
 import { timelineRows } from './score-timeline.ts';
 import { decisionHeadline, type GraderEvidence, type ScoringCard } from './scored-sheet.ts';
 
@@ -265,6 +265,12 @@ function imports<K, S extends { candidate?: string }>(
     input.addEventListener('change', async () => {
       const file = input.files?.[0];
       if (!file) return;
+      const big = tooLarge(file.name, file.size, SHEET_FILE_LIMIT);
+      if (big) {
+        input.value = '';
+        say(`${what}: ${big}`, 'error');
+        return;
+      }
       const result = read(await file.text());
       if (!result.ok) {
         input.value = '';
@@ -338,6 +344,11 @@ function imports<K, S extends { candidate?: string }>(
   cardInput.addEventListener('change', async () => {
     const file = cardInput.files?.[0];
     if (!file) return;
+    const big = tooLarge(file.name, file.size, CARD_FILE_LIMIT);
+    if (big) {
+      cardInput.value = '';
+      return say(big, 'error');
+    }
     const text = await file.text();
     cardInput.value = '';
     let json: unknown;

@@ -156,6 +156,8 @@ test('a scorecard of another version, of a take-home or of the other kind is ref
   await expect(status(page)).toHaveText(`take-home.json: This scorecard grades a take-home submission, not a lab's answer sheet: the packet's rubric page (/packets/${LAB}/rubric/) reads it. Nothing was changed.`);
   await cardInput(page).setInputFiles(jsonFile('drill.json', sheetScorecard(built, { name: 'dr', scores, answers: labAnswers(built, 'D'), submissionKind: 'drill-sheet' })));
   await expect(status(page)).toHaveText(`drill.json: This scorecard grades a drill's answer sheet, not a lab's answer sheet: the drill's scoring page (/drills/${LAB}/score/) reads it. Nothing was changed.`);
+  await page.getByLabel("The candidate's answer sheet").setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: Buffer.alloc(8 * 1024 * 1024 + 1, 32) });
+  await expect(status(page)).toHaveText('The answer sheet: huge.json is 8.0 MB, more than the 8.0 MB this page reads: it is not a file packet-kit wrote. Nothing was changed.');
   const bad = sheetScorecard(built, { name: 'bad', scores, answers: labAnswers(built, 'B') });
   (bad.answers.items[1] as { matches: unknown }).matches = 'yes';
   await cardInput(page).setInputFiles(jsonFile('bad.json', bad));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DRILL_SHEET_SUBMISSION, GRADE_SUMMARY_KIND, LAB_SHEET_SUBMISSION, SCORECARD_KIND, type SheetAnswers } from '../../../src/judge/scorecard-format.ts';
-import { isSummary, readSheetScorecard, readSheetSummary, REGION_LIMIT, TEXT_LIMIT, type ScorePageTarget } from '../../../src/site/score-answers.ts';
+import { CARD_FILE_LIMIT, isSummary, readSheetScorecard, readSheetSummary, REGION_LIMIT, SHEET_FILE_LIMIT, TEXT_LIMIT, tooLarge, type ScorePageTarget } from '../../../src/site/score-answers.ts';
 import type { ScoringCard } from '../../../src/site/scored-sheet.ts';
 
 const card: ScoringCard = {
@@ -151,5 +151,13 @@ describe("a batch's summary.json on a scoring page", () => {
     expect(!r.ok && r.message).toContain('version 0.9.0');
     const empty = readSheetSummary(summary([]), target);
     expect(!empty.ok && empty.message).toContain('no submissions');
+  });
+});
+
+describe('the size of a file the scoring page reads', () => {
+  it('refuses a file over its limit before reading it, naming the file and both sizes', () => {
+    expect(tooLarge('kim.json', SHEET_FILE_LIMIT, SHEET_FILE_LIMIT)).toBeNull();
+    expect(tooLarge('kim.json', SHEET_FILE_LIMIT + 1, SHEET_FILE_LIMIT)).toBe('kim.json is 8.0 MB, more than the 8.0 MB this page reads: it is not a file packet-kit wrote. Nothing was changed.');
+    expect(tooLarge('summary.json', 40 * 1024 * 1024, CARD_FILE_LIMIT)).toContain('40.0 MB, more than the 32.0 MB');
   });
 });
