@@ -329,7 +329,7 @@ export function answersMarkdown(a: SheetAnswers): string[] {
   const md = (s: string, max: number = CANDIDATE_TEXT_LIMITS.sentence) => markdownCandidate(s, max);
   const out: string[] = [];
   const word = a.kind === 'lab' ? 'choice' : 'verdict';
-  out.push(`## Answers beside the key`, '', `The answers, reasons, plan and timeline are the candidate's (${CANDIDATE_LABEL}), shown escaped and cut; the key's column is reviewer material.${a.candidate !== null ? ` Candidate: ${md(a.candidate, CANDIDATE_TEXT_LIMITS.line)}.` : ''} Exported ${md(a.exported, CANDIDATE_TEXT_LIMITS.line)}.`, '');
+  out.push(`## Answers beside the key`, '', `The ${a.kind === 'lab' ? 'answers, reasons, hand edits, plan' : 'verdicts, reasons, changes'} and timeline are the candidate's (${CANDIDATE_LABEL}), shown escaped and cut; the key's column is reviewer material.${a.candidate !== null ? ` Candidate: ${md(a.candidate, CANDIDATE_TEXT_LIMITS.line)}.` : ''} Exported ${md(a.exported, CANDIDATE_TEXT_LIMITS.line)}.`, '');
   out.push(`| ${a.kind === 'lab' ? 'suggestion' : 'diff'} | ${word} | key | match | reason | the key's reason |`, '|---|---|---|---|---|---|');
   for (const i of a.items) {
     const answer = i.answer === null ? `no ${word}` : md(i.answer, CANDIDATE_TEXT_LIMITS.line);

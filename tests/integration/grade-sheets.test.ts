@@ -167,7 +167,9 @@ describe('packet grade on a lab’s answer sheets', () => {
     expect(c.graded).toBe(true);
     expect(c.verdict).toBe('CAUGHT');
     expect(row(c, 'final-tests').score).toBe(0);
-    expect(c.findings.some((f) => f.kind === 'tamper' || f.kind === 'contract' || f.kind === 'run')).toBe(true);
+    // The harness saw unittest's assertEqual replaced: the run's report is not evidence.
+    expect(c.findings.filter((f) => f.kind === 'tamper').map((f) => f.code)).toContain('PK434');
+    expect(c.answers!.items.find((i) => i.id === 'quarter-hours')).toMatchObject({ answer: 'hand edit', matches: false });
   });
 
   it('refuses a sheet of another version, naming both', async () => {
