@@ -179,14 +179,13 @@ export const GradeErrors = {
     message: ({ id, count }) => `The packet "${id}" has ${count} error${count === 1 ? '' : 's'} of its own, so no submission can be graded against it.`,
     hint: () => 'Run `npx packet check` and fix the packet first.',
   }),
-  /** No longer raised: `packet grade` grades a lab's or a drill's answer sheets (PK560-PK567). Kept so the code keeps its meaning. */
   PacketNotTakehome: entry<{ id: string; kind: string }>({
     code: 'PK532',
     name: 'PacketNotTakehome',
-    title: 'Only take-homes are graded from submissions (no longer raised)',
+    title: 'Only a take-home has a calibration set',
     severity: 'error',
-    message: ({ id, kind }) => `"${id}" is a ${kind}: a candidate does it on its page, so there is no archive to grade. Kits since labs and drills are graded from their answer sheets no longer raise this.`,
-    hint: () => 'Pass the answer sheets the lab\'s or drill\'s page exported (.json files, or a folder of them) to `packet grade`.',
+    message: ({ id, kind }) => `"${id}" is a ${kind}: a calibration set is made of a take-home's sample and mutants, and a ${kind} has neither, so no set was made.`,
+    hint: () => 'Calibrate a take-home packet (kind: takehome); grade a lab\'s or a drill\'s answer sheets with `packet grade <id> <sheets>` and score them on its scoring page.',
   }),
   GradeOutUnwritable: entry<{ folder: string; reason: string; fix: string }>({
     code: 'PK540',

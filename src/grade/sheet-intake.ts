@@ -43,6 +43,9 @@ export const SHEET_LIMITS = {
   short: 200,
 } as const;
 
+/** The ignored fields a card names one by one; the rest are counted in one more warning. */
+const IGNORED_SHOWN = 20;
+
 /** The fields a page writes at the top of each sheet; any other is ignored and flagged. */
 const LAB_FIELDS = new Set(['schemaVersion', 'kind', 'id', 'version', 'digest', 'date', 'candidate', 'plan', 'suggestions', 'timeline']);
 const DRILL_FIELDS = new Set(['schemaVersion', 'kind', 'id', 'version', 'digest', 'date', 'candidate', 'diffs', 'timeline']);
@@ -106,6 +109,7 @@ export async function readSheetBytes(file: string, shownFile: string, limit: num
 class Reader {
   readonly warnings: Finding[] = [];
   readonly file: string;
+  ignoredCount = 0;
   constructor(file: string) {
     this.file = file;
   }
@@ -117,6 +121,8 @@ class Reader {
     throw new Refusal(finding('intake', GradeErrors.AnswerSheetUnreadable, { file: this.file, reason, fix }, { file: this.file }));
   }
   ignored(field: string): void {
+    // A sheet stuffed with fields gets a few warnings, not one per field.
+    if (++this.ignoredCount > IGNORED_SHOWN) return;
     this.warnings.push(finding('intake', GradeErrors.AnswerSheetFieldIgnored, { file: this.file, field: shownName(field.length > 120 ? `${field.slice(0, 120)}…` : field) }, { file: this.file }));
   }
   undecided(field: string, whatFor: string): void {
@@ -217,6 +223,7 @@ function run<T>(file: string, body: (r: Reader) => T): StrictRead<T> {
   const r = new Reader(file);
   try {
     const sheet = body(r);
+    if (r.ignoredCount > IGNORED_SHOWN) r.warnings.push(finding('intake', GradeErrors.AnswerSheetFieldIgnored, { file, field: `… and ${r.ignoredCount - IGNORED_SHOWN} more fields` }, { file }));
     return { ok: true, sheet, warnings: r.warnings };
   } catch (err) {
     if (err instanceof Refusal) return { ok: false, refusal: err.finding };

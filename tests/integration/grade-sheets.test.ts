@@ -241,3 +241,13 @@ describe('packet grade on a drill’s answer sheets', () => {
     expect(bad.decision.state).toBe('no-hire');
   });
 });
+
+describe('packet calibrate on a lab or a drill', () => {
+  it('exits 2 with PK532: only a take-home has a calibration set', async () => {
+    for (const id of ['lab-free-time', 'drill-retry-backoff']) {
+      const io = memoryIo(ROOT, { env: process.env });
+      expect(await runCli(['calibrate', id, '--out', path.join(path.dirname(out), 'calibration')], io)).toBe(2);
+      expect(io.stderr).toMatch(new RegExp(`PK532 "${id}" is a (lab|drill): a calibration set is made of a take-home's sample and mutants`));
+    }
+  });
+});

@@ -101,6 +101,10 @@ describe('readLabSheetStrict', () => {
     ]);
     expect(r.warnings.map((w) => /"([^"]+)"/.exec(w.message)?.[1])).toEqual(['score', 'results', 'suggestions[0].matches']);
     expect(r.sheet).not.toHaveProperty('score');
+    // A sheet stuffed with fields: twenty named, the rest counted in one warning.
+    const stuffed = read(lab(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i]))));
+    expect(stuffed.ok && stuffed.warnings.length).toBe(21);
+    expect(stuffed.ok && stuffed.warnings.at(-1)!.message).toContain('… and 480 more fields');
   });
 
   it('warns of an open choice, and checks the timeline by hand', () => {
