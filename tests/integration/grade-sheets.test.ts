@@ -251,3 +251,11 @@ describe('packet calibrate on a lab or a drill', () => {
     }
   });
 });
+
+describe('packet grade --help', () => {
+  it('says that labs and drills are graded from their exported answer sheets', async () => {
+    const io = memoryIo(ROOT, { env: process.env });
+    expect(await runCli(['grade', '--help'], io)).toBe(0);
+    expect(io.stdout.replace(/\s+/g, ' ')).toContain('Labs and drills are graded from the answer sheets their pages export');
+  });
+});
