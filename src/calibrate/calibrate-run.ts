@@ -53,8 +53,12 @@ export async function calibrateRun(flags: CalibrateFlags, host: RunHost, reporte
   const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd, ids: [id] });
   const packet = loaded.packets.find((p) => p.id === id);
   const source = loaded.sources.find((s) => s.id === id);
-  // A missing, unclean or non-take-home packet is said as `packet grade` says it.
-  if (!packet || !source || packet.kind !== 'takehome') return gradeRun({ ...flags, submissions: [] }, host, reporter);
+  if (packet && packet.kind !== 'takehome') {
+    reporter.onDiagnostic?.(diagnose(GradeErrors.PacketNotTakehome, { file: `${flags.packets}/${id}` }, { id, kind: packet.kind }));
+    return 2;
+  }
+  // A missing or unclean packet is said as `packet grade` says it.
+  if (!packet || !source) return gradeRun({ ...flags, submissions: [] }, host, reporter);
   const state = await folderState(dir);
   if (state === 'used') {
     reporter.onDiagnostic?.(diagnose(GradeErrors.CalibrationOutNotEmpty, { file: shown }, { folder: `${shown}/` }));

@@ -287,7 +287,7 @@ fill in; check then names what is missing.`,
 export const gradeSpec = defineCommand({
   name: 'grade',
   summary: 'grade what candidates send back: scorecards and a summary',
-  usage: '<id> <submission>... [options]',
+  usage: '<id> <submission or sheet>... [options]',
   description: `Grade what candidates send back against packet <id>: each submission (a .zip, a .tar.gz
 or a folder) is read safely, its cheap findings come first (deliverables, protected files, the
 workspace contract, secrets, the packet version it names, the receipts), then the judge runs
@@ -295,7 +295,11 @@ every visible and held-out test in the sandbox, with the kit's canaries. Each su
 scorecard (scorecard.json, scorecard.md) in <out>/<id>/<name>/; the batch gets summary.csv and
 summary.json in <out>/<id>/. The reviewer scores the rest on the site's rubric page
 (/packets/<id>/rubric/): import summary.json there to take the batch one submission after
-another, or one scorecard.json.`,
+another, or one scorecard.json. Labs and drills are graded from the answer sheets their pages
+export (.json files, or folders of them): each sheet is read strictly and must name the
+packet's version and digest; a lab's chosen code (hand edits included) runs through the same
+judge in the sandbox, a drill's verdicts meet the key; the cards carry the answers beside the
+key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/.`,
   positionals: true,
   flags: {
     packets: SHARED_FLAGS.packets,
@@ -305,7 +309,7 @@ another, or one scorecard.json.`,
     format: { type: 'string', value: 'F', default: 'text', choices: ['text', 'json'], description: 'the summary: lines, or JSON' },
     unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the submissions without isolation (only for code you trust; every card says so)' },
   },
-  exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, a lab or drill, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
+  exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
 });
 
 export const agreementSpec = defineCommand({

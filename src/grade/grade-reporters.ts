@@ -30,14 +30,14 @@ export function terminalGradeReporter(s: GradeStreams): GradeReporter {
     },
     onCard: (card, done, total) => {
       const v = card.verdict;
-      const colour = v === 'PASS' ? c.green : v === 'REFUSED' || v === 'INCONCLUSIVE' ? c.yellow : c.red;
+      const colour = v === 'PASS' ? c.green : v === 'REFUSED' || v === 'INCONCLUSIVE' || v === 'NOT-RUN' ? c.yellow : c.red;
       const codes = [...new Set(card.findings.map((f) => f.code))];
       s.out(`[${done}/${total}] ${forTerminal(card.submission.name)}: ${colour(v)}, tests ${testsInWords(card)}${codes.length ? `, ${codes.join(' ')}` : ''}; auto ${card.decision.autoPoints}, ${card.decision.state}\n`);
     },
-    onRunEnd: (summary, outDir) => {
+    onRunEnd: (summary, outDir, kind) => {
       const at = (file: string) => forTerminal(path.relative(s.cwd, path.join(outDir, file)));
       s.out(`summary: ${at('summary.csv')}\n`);
-      s.out(`next: ${nextStepWords(summary.packet.id, { summary: at('summary.json'), card: `one ${at('<name>/scorecard.json')}` })}\n`);
+      s.out(`next: ${nextStepWords(summary.packet.id, { summary: at('summary.json'), card: `one ${at('<name>/scorecard.json')}`, ...(kind ? { kind } : {}) })}\n`);
     },
   };
 }

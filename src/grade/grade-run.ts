@@ -1,6 +1,6 @@
 /**
  * `packet grade` as a library call, from its flags to its exit code (the numbers come checked by
- * the flag spec): the packet found (a take-home, clean), the run context opened (the sandbox in a scratch root of
+ * the flag spec): the packet found (clean; a lab's or a drill's submissions are answer sheets, sheet-grade.ts), the run context opened (the sandbox in a scratch root of
  * its own), the batch graded, the context disposed of. Everything said goes to the reporter.
  */
 import path from 'node:path';
@@ -14,7 +14,8 @@ import { loadPackets } from '../packets/load.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
 import { folderFault } from '../runs/output-folder.ts';
 import { poolOf, type PoolFlags } from '../runs/run-flags.ts';
-import { gradeSubmissions, type GradeReporter } from './grade.ts';
+import { gradeSubmissions, type GradeBatch, type GradeReporter } from './grade.ts';
+import { gradeSheets } from './sheet-grade.ts';
 
 /** The flags of `packet grade`, as parsed: `--jobs` (default: the cores) and `--timeout` within the flag spec's bounds. */
 export interface GradeFlags extends PoolFlags {
@@ -34,10 +35,6 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
   const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd });
   const packet = loaded.packets.find((p) => p.id === id);
   const source = loaded.sources.find((s) => s.id === id);
-  if (packet && packet.kind !== 'takehome') {
-    reporter.onDiagnostic?.(diagnose(GradeErrors.PacketNotTakehome, { file: `${flags.packets}/${id}` }, { id, kind: packet.kind }));
-    return 2;
-  }
   if (!packet || !source) {
     const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error' && d.file.includes(`/${id}/`)));
     if (errors.length) {
@@ -55,6 +52,11 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     reporter.onDiagnostic?.(diagnose(GradeErrors.GradeOutUnwritable, { file: folder }, { folder: `${folder}/`, reason: fault.reason, fix: fault.fix }));
     return 2;
   }
+  const common = { outDir, jobs: pool.jobs, kitVersion: kitVersion(KIT_ROOT), date: host.now, now: () => performance.now(), random: Math.random, reporter };
+  const submissions = flags.submissions.map((s) => path.resolve(host.cwd, s));
+  const exitOf = ({ cards, unwritten }: GradeBatch) => (unwritten.length ? 2 : cards.some((c) => !c.graded || c.verdict === 'INCONCLUSIVE') ? 1 : 0);
+  // A drill runs no code: its answer sheets meet the key without a sandbox.
+  if (packet.kind === 'drill') return exitOf(await gradeSheets({ ...common, packet, submissions, sandboxKind: null }));
   const ctx = openRunContext('grade', host, { unconfined: flags.unconfined, packets: flags.packets }, reporter)!;
   try {
     const sandbox = await ctx.sandbox();
@@ -66,22 +68,9 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     const { environment } = ready;
     if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
     const files = await loadPacketFiles(packet, path.resolve(host.cwd, flags.packets, source.folder));
-    const { cards, unwritten } = await gradeSubmissions({
-      files,
-      submissions: flags.submissions.map((s) => path.resolve(host.cwd, s)),
-      outDir,
-      runner: ready.runner(pool.timeoutMs, packet.prompt.data.sandbox),
-      sandboxKind: environment.sandbox.kind,
-      scratchDir: ready.scratchDir,
-      jobs: pool.jobs,
-      kitVersion: kitVersion(KIT_ROOT),
-      date: host.now,
-      now: () => performance.now(),
-      random: Math.random,
-      reporter,
-    });
-    if (unwritten.length) return 2;
-    return cards.some((c) => !c.graded || c.verdict === 'INCONCLUSIVE') ? 1 : 0;
+    const runner = ready.runner(pool.timeoutMs, packet.prompt.data.sandbox);
+    if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
+    return exitOf(await gradeSubmissions({ ...common, files, submissions, runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
   } finally {
     await ctx.dispose();
   }

@@ -7,7 +7,8 @@
  * be written (a full disk, a folder gone or taken by a file): the others are written, the summary
  * marks it "not written" and the batch names it (PK541).
  */
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { shownName } from '../errors/safe-name.ts';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { diagnose } from '../errors/catalog.ts';
@@ -40,8 +41,8 @@ export interface GradeReporter extends RunMessages {
   onCheap?(name: string, findings: readonly Finding[]): void;
   /** A submission's scorecard is written. */
   onCard?(card: Scorecard, done: number, total: number): void;
-  /** The summary is written, in `outDir` (summary.json and summary.csv). */
-  onRunEnd?(summary: GradeSummary, outDir: string): void;
+  /** The summary is written, in `outDir` (summary.json and summary.csv); `kind` when the batch is a lab's or a drill's answer sheets. */
+  onRunEnd?(summary: GradeSummary, outDir: string, kind?: 'lab' | 'drill'): void;
 }
 
 /** What grading a batch needs. */
@@ -103,7 +104,7 @@ export interface GradeSummary {
 export function submissionNames(paths: readonly string[]): string[] {
   const used = new Map<string, number>();
   return paths.map((p) => {
-    const base = path.basename(p.replace(/\/+$/, '')).replace(/\.(zip|tar\.gz|tgz)$/i, '');
+    const base = path.basename(p.replace(/\/+$/, '')).replace(/\.(zip|tar\.gz|tgz|json)$/i, '');
     const safe = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'submission';
     const n = (used.get(safe.toLowerCase()) ?? 0) + 1;
     used.set(safe.toLowerCase(), n);
@@ -130,9 +131,15 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
   const { packet } = o.files;
   const date = o.date().toISOString();
   const keep = new Set([...o.files.starter.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]!));
-  const intake = await readSubmission(source, o.limits ?? DEFAULT_INTAKE_LIMITS, keep);
   const expected = { visible: o.files.expected.visible.length, hidden: o.files.expected.all.length - o.files.expected.visible.length };
   const base = { packet, kitVersion: o.kitVersion, date, expected };
+  if (/\.json$/i.test(source) && (await stat(source).catch(() => null))?.isFile()) {
+    // An answer sheet is a lab's or a drill's hand-in: a take-home is graded from its working folder.
+    const file = shownName(path.basename(source));
+    const refusal = finding('intake', GradeErrors.SheetForTakehome, { file, id: packet.id }, { file });
+    return buildScorecard({ ...base, submission: { name, source, kind: 'unknown', sha256: null, stripped: null, dropped: [], stated: { version: null, digest: null } }, sandbox: null, judgement: null, extra: [refusal] });
+  }
+  const intake = await readSubmission(source, o.limits ?? DEFAULT_INTAKE_LIMITS, keep);
   if (!intake.ok) {
     return buildScorecard({
       ...base,
@@ -190,6 +197,24 @@ async function writeCard(dir: string, card: Scorecard): Promise<{ reason: string
 
 /** Grade every submission; write each scorecard and the summary, every one that can be. */
 export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
+  const { packet } = o.files;
+  return gradeBatch({ ...o, packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest } }, (source, name) => gradeOne(o, source, name));
+}
+
+/** What a batch needs whatever it grades: the submissions, where the cards go, how many at once, the packet the summary names. */
+export interface BatchOptions {
+  packet: { id: string; version: string; digest: string };
+  submissions: readonly string[];
+  outDir: string;
+  jobs: number;
+  date: () => Date;
+  reporter?: GradeReporter;
+  /** A lab's or a drill's answer sheets (the next step is its scoring page); absent for a take-home. */
+  kind?: 'lab' | 'drill';
+}
+
+/** Grade a batch with `grade` (one card per submission, never throwing for a bad one); write each card and the summary, every one that can be. */
+export async function gradeBatch(o: BatchOptions, grade: (source: string, name: string) => Promise<Scorecard>): Promise<GradeBatch> {
   const names = submissionNames(o.submissions);
   const limit = pLimit(Math.max(1, o.jobs));
   o.reporter?.onRunStart?.(o.submissions.length);
@@ -199,7 +224,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
   const cards = await Promise.all(
     o.submissions.map((source, i) =>
       limit(async () => {
-        const card = await gradeOne(o, source, names[i]!);
+        const card = await grade(source, names[i]!);
         const dir = path.join(o.outDir, names[i]!);
         const fault = await writeCard(dir, card);
         if (fault) {
@@ -213,11 +238,10 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
       }),
     ),
   );
-  const { packet } = o.files;
   const summary: GradeSummary = {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     kind: GRADE_SUMMARY_KIND,
-    packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest },
+    packet: { ...o.packet },
     date: o.date().toISOString(),
     rows: cards.map((c) => ({
       name: c.submission.name,
@@ -251,6 +275,6 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
     o.reporter?.onDiagnostic?.(d);
     return { cards, summary, unwritten };
   }
-  o.reporter?.onRunEnd?.(summary, o.outDir);
+  o.reporter?.onRunEnd?.(summary, o.outDir, o.kind);
   return { cards, summary, unwritten };
 }

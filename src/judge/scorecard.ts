@@ -15,7 +15,8 @@ import { shortReason, verdictWords, vetoReason, type GraderWord } from './verdic
 
 export type { GraderWord } from './verdict-words.ts';
 
-import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
+import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, type SheetAnswers } from './scorecard-format.ts';
+import { forMarkdownCode } from '../errors/escape.ts';
 
 export { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION } from './scorecard-format.ts';
 
@@ -148,7 +149,11 @@ export interface Scorecard {
   sandbox: string | null;
   /** False when the submission was refused at intake. */
   graded: boolean;
-  verdict: Verdict | 'REFUSED';
+  /**
+   * The judge's verdict on the code; REFUSED when the submission was refused at intake;
+   * NOT-RUN for a drill's answer sheet, graded from its verdicts alone with no code to run (never a test PASS).
+   */
+  verdict: Verdict | 'REFUSED' | 'NOT-RUN';
   /**
    * The test run; null when nothing ran. The failing ids are the runner's words (code under test
    * can print such lines too): each cut at 200 characters, 50 to a list, then "… N more".
@@ -158,6 +163,8 @@ export interface Scorecard {
   findings: Finding[];
   rows: CardRow[];
   decision: DecisionSoFar;
+  /** A card graded from a lab's or a drill's answer sheet: each answer beside the key, the plan, the final tests, the timeline. Absent on a take-home's card. */
+  answers?: SheetAnswers;
 }
 
 /**
@@ -254,8 +261,11 @@ export function calibrationCard(packet: CodePacket, j: Pick<Judgement, 'testsGre
  * batch's summary imported. One sentence, for the end of scorecard.md and of `packet grade`;
  * `code` marks a path or a command for the medium (backticks in Markdown, nothing on a terminal).
  */
-export function nextStepWords(packetId: string, o: { card: string; summary: string; code?: (s: string) => string }): string {
+export function nextStepWords(packetId: string, o: { card: string; summary: string; code?: (s: string) => string; kind?: 'lab' | 'drill' }): string {
   const code = o.code ?? ((x: string) => x);
+  if (o.kind) {
+    return `Score the reviewer's rows on the ${o.kind}'s scoring page: open ${code(`/${o.kind}s/${packetId}/score/`)} on the site (${code('npx packet preview')} serves it) and import ${o.summary} to score the batch's answer sheets one after another, or ${o.card} for a single sheet.`;
+  }
   return `Score the reviewer's rows on the rubric page: open ${code(`/packets/${packetId}/rubric/`)} on the site (${code('npx packet preview')} serves it) and import ${o.summary} to score the batch's submissions one after another, or ${o.card} for a single submission.`;
 }
 
@@ -300,7 +310,63 @@ export function scorecardMarkdown(c: Scorecard): string {
     for (const t of c.tests.failingHidden) out.push(`> - held-out: ${md(t)}`);
     out.push('');
   }
+  if (c.answers) out.push(...answersMarkdown(c.answers));
   const tick = (x: string) => `\`${x}\``;
-  out.push('## Next step', '', nextStepWords(c.packet.id, { card: `this card's ${tick('scorecard.json')} (beside this file)`, summary: `the batch's ${tick('summary.json')} (one folder up)`, code: tick }), '');
+  out.push('## Next step', '', nextStepWords(c.packet.id, { card: `this card's ${tick('scorecard.json')} (beside this file)`, summary: `the batch's ${tick('summary.json')} (one folder up)`, code: tick, ...(c.answers ? { kind: c.answers.kind } : {}) }), '');
   return out.join('\n');
+}
+
+/** The most lines of a hand edit, and of a timeline, scorecard.md shows (the JSON keeps them all). */
+const MARKDOWN_HAND_LINES = 80;
+const MARKDOWN_TIMELINE_ENTRIES = 300;
+
+/**
+ * A sheet's answers in scorecard.md: each beside the key, hand edits beside the key's version,
+ * the plan, the final tests and the timeline. Everything the candidate wrote goes through the
+ * escapes (one line, nothing Markdown acts on, cut) and is labelled as the sheet's.
+ */
+export function answersMarkdown(a: SheetAnswers): string[] {
+  const md = (s: string, max: number = CANDIDATE_TEXT_LIMITS.sentence) => markdownCandidate(s, max);
+  const out: string[] = [];
+  const word = a.kind === 'lab' ? 'choice' : 'verdict';
+  out.push(`## Answers beside the key`, '', `The ${a.kind === 'lab' ? 'answers, reasons, hand edits, plan' : 'verdicts, reasons, changes'} and timeline are the candidate's (${CANDIDATE_LABEL}), shown escaped and cut; the key's column is reviewer material.${a.candidate !== null ? ` Candidate: ${md(a.candidate, CANDIDATE_TEXT_LIMITS.line)}.` : ''} Exported ${md(a.exported, CANDIDATE_TEXT_LIMITS.line)}.`, '');
+  out.push(`| ${a.kind === 'lab' ? 'suggestion' : 'diff'} | ${word} | key | match | reason | the key's reason |`, '|---|---|---|---|---|---|');
+  for (const i of a.items) {
+    const answer = i.answer === null ? `no ${word}` : md(i.answer, CANDIDATE_TEXT_LIMITS.line);
+    const change = i.change !== undefined ? `; change asked: ${md(i.change)}` : '';
+    out.push(`| ${cell(i.id)}: ${cell(i.title)} | ${answer}${change} | ${cell(i.key)} | ${i.hand !== undefined ? 'yours to judge (hand edit)' : i.matches ? 'yes' : 'no'} | ${i.reason.trim() ? md(i.reason) : '(none)'} | ${cell(i.keyReason)} |`);
+  }
+  out.push('');
+  const lines = (text: string) => {
+    const all = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
+    const shown = all.slice(0, MARKDOWN_HAND_LINES).map((l) => `- ${forMarkdownCode(capLine(l, CANDIDATE_TEXT_LIMITS.line))}`);
+    return all.length > MARKDOWN_HAND_LINES ? [...shown, `- … ${all.length - MARKDOWN_HAND_LINES} more lines (in scorecard.json)`] : shown;
+  };
+  for (const i of a.items) {
+    if (i.hand === undefined) continue;
+    out.push(`### Hand edit of ${cell(i.id)}`, '', `The candidate wrote (${CANDIDATE_LABEL}; it ran only in the sandbox, through the judge):`, '', ...lines(i.hand), '');
+    if (i.reference !== undefined) out.push(`The key's version (${cell(i.key)}):`, '', ...lines(i.reference), '');
+  }
+  if (a.plan) {
+    out.push('## Plan', '');
+    for (const [label, text] of [['End state', a.plan.endState], ['Checkpoints', a.plan.checkpoints], ['The invariant', a.plan.invariant], ['By hand', a.plan.byHand]] as const) out.push(`- ${label}: ${text.trim() ? md(text) : '(empty)'}`);
+    out.push('');
+  }
+  if (a.kind === 'lab') {
+    out.push('## Final tests', '', a.tests.length ? "The tests of the code the answers give, from the judge's run in the sandbox (a test's message is what the code under test made it say):" : 'No test result: the final code did not run.', '');
+    if (a.tests.length) {
+      out.push('| test | held out | outcome | message |', '|---|---|---|---|');
+      for (const t of a.tests) out.push(`| ${md(t.id, CANDIDATE_TEXT_LIMITS.line)} | ${t.hidden ? 'yes' : 'no'} | ${cell(t.outcome)} | ${t.message ? md(t.message, CANDIDATE_TEXT_LIMITS.line) : ''} |`);
+      out.push('');
+    }
+  }
+  out.push('## Timeline', '');
+  if (!a.timeline.length) out.push('The sheet keeps no timeline.', '');
+  else {
+    out.push(`The round's steps as the page recorded them (${CANDIDATE_LABEL}: the candidate's own record proves nothing by itself):`, '');
+    for (const e of a.timeline.slice(0, MARKDOWN_TIMELINE_ENTRIES)) out.push(`- ${md(e.at, CANDIDATE_TEXT_LIMITS.line)} ${md(e.action, CANDIDATE_TEXT_LIMITS.line)}${e.id !== undefined ? ` ${md(e.id, CANDIDATE_TEXT_LIMITS.line)}` : ''}${e.detail !== undefined ? `: ${md(e.detail, CANDIDATE_TEXT_LIMITS.line)}` : ''}`);
+    if (a.timeline.length > MARKDOWN_TIMELINE_ENTRIES) out.push(`- … ${a.timeline.length - MARKDOWN_TIMELINE_ENTRIES} more steps (in scorecard.json)`);
+    out.push('');
+  }
+  return out;
 }

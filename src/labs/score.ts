@@ -47,3 +47,49 @@ export function calibratedScores(rubric: { rows: readonly ScoredRow[] }, e: LabE
   const auto = autoScores(rubric, e);
   return Object.fromEntries(rubric.rows.map((row) => [row.id, auto[row.id] ?? (row.auto ? 0 : row.max)]));
 }
+
+/** One answer of a sheet as scoring needs it: the choice or verdict, and whether the region was edited by hand (a lab). */
+export interface SheetAnswerInput {
+  answer: string | null;
+  hand?: boolean;
+}
+
+/** The tests of the final code, as some run gave them; null when nothing ran (a drill, or a page with no table). */
+export interface SheetTestResults {
+  testsGreen: boolean | null;
+  visibleGreen: boolean | null;
+  hiddenGreen: boolean | null;
+}
+
+/** A sheet scored against its key: which answers match, the evidence, and the automatic rows' scores. */
+export interface SheetScoring {
+  /** Per answer, in order: it is the key's (a hand edit never is). */
+  matches: boolean[];
+  /** Indexes of the answers edited by hand. */
+  handEdited: number[];
+  evidence: LabEvidence;
+  /** The automatic rows' scores; the `choices` row is left out (the reviewer's) when any answer is a hand edit. */
+  scores: Record<string, number>;
+}
+
+/**
+ * Sheet, key and test results in, evidence and automatic scores out: the one rule `packet grade`
+ * and the scoring pages share. An answer matches when it is the key's and is not a hand edit; a
+ * hand edit leaves the `choices` row to the reviewer (whether it is the right change is a
+ * judgement); test rows come from the results, left open when a result is unknown. Pure.
+ */
+export function scoreSheet(rubric: { rows: readonly ScoredRow[] }, answers: readonly SheetAnswerInput[], key: readonly string[], results: SheetTestResults | null): SheetScoring {
+  if (answers.length !== key.length) throw new Error(`scoreSheet: ${answers.length} answers for ${key.length} keys`);
+  const matches = answers.map((a, i) => !a.hand && a.answer !== null && a.answer === key[i]);
+  const handEdited = answers.flatMap((a, i) => (a.hand ? [i] : []));
+  const evidence: LabEvidence = {
+    matches: matches.filter(Boolean).length,
+    total: answers.length,
+    testsGreen: results?.testsGreen ?? null,
+    visibleGreen: results?.visibleGreen ?? null,
+    hiddenGreen: results?.hiddenGreen ?? null,
+  };
+  const scores = autoScores(rubric, evidence);
+  if (handEdited.length) for (const row of rubric.rows) if (row.auto === 'choices') delete scores[row.id];
+  return { matches, handEdited, evidence, scores };
+}

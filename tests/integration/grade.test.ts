@@ -191,11 +191,13 @@ describe('packet grade', () => {
     expect(io.stderr).toMatch(/PK530 There is no packet "nope"/);
   });
 
-  it('exits 2 for a lab or a drill: they are scored on their pages, not from submissions', async () => {
-    for (const id of ['lab-free-time', 'drill-retry-backoff']) {
-      const io = memoryIo(path.resolve(import.meta.dirname, '../..'), { env: process.env });
-      expect(await runCli(['grade', id, 'nowhere.zip'], io)).toBe(2);
-      expect(io.stderr).toMatch(new RegExp(`PK532 "${id}" is a (lab|drill)`));
-    }
+  it('refuses a JSON file given for a take-home, by name', async () => {
+    await writeFile(path.join(subs, 'answers.json'), '{}');
+    const io = memoryIo(t.root, { env: process.env });
+    expect(await runCli(['grade', 'scaffold', 'submissions/answers.json', '--out', 'out/json-grades'], io)).toBe(1);
+    const c = JSON.parse(await readFile(path.join(t.root, 'out/json-grades/scaffold/answers/scorecard.json'), 'utf8')) as Scorecard;
+    expect(c).toMatchObject({ graded: false, verdict: 'REFUSED' });
+    expect(c.findings.map((f) => f.code)).toEqual(['PK565']);
+    expect(c.findings[0]!.message).toContain('answers.json is a JSON file, but "scaffold" is a take-home');
   });
 });
