@@ -9,8 +9,9 @@ import { splitRubricBody } from '../packets/rubric-notes.ts';
 import { generatedNameOf, readmeName, refusalOf, textOf } from '../check/file-policy.ts';
 
 export { GENERATED_FILES, readmeName } from '../check/file-policy.ts';
-import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, toMarkdown } from './markdown.ts';
+import { code, codeBlock, heading, list, paragraph, renderBody, startsWithTitle, strong, toMarkdown } from './markdown.ts';
 import { rubricCard } from './rubric-card.ts';
+import { DONE_LABEL, handInTo, sheetFilePattern } from '../labs/hand-in.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
 
 /** Reads a file of a packet by its path relative to the packet folder; undefined when it cannot be read. */
@@ -71,14 +72,7 @@ export function readmeMarkdown(packet: CodePacket): string {
     paragraph('From this folder:'),
     codeBlock(p.test, 'bash'),
     heading(2, 'Hand in'),
-    list(p.deliverables.map((d) => [code(d)])),
-    paragraph(
-      'Send back this whole folder, README.md included (it names the version you worked on): zipped from inside it (',
-      code(`zip -r ../${zipBaseName(packet)}-yourname.zip .`),
-      ') or as a tar.gz (',
-      code(`tar czf ../${zipBaseName(packet)}-yourname.tar.gz .`),
-      '). Plain files only: an archive with a symlink, a device or a path that climbs out with ".." is refused unread.',
-    ),
+    ...handInSection(packet),
     paragraph('Only these paths may change; a change anywhere else is noted against the submission: ', ...p.workspace.allow.flatMap((g, i) => (i ? [', ', code(g)] : [code(g)]))),
   ];
   if (p.protected.length) {
@@ -87,6 +81,41 @@ export function readmeMarkdown(packet: CodePacket): string {
   }
   if (p.receipts) children.push(...receiptsSection(p.receipts.dir, p.workspace.allow, p.budget));
   return toMarkdown({ type: 'root', children } satisfies Root);
+}
+
+/**
+ * The zip README's "Hand in" section. A take-home sends back its whole folder; a lab is done and
+ * handed in on its page, so its PACKET.md names the one file to send (the exported answer sheet)
+ * and where it goes, and never asks for the folder.
+ */
+export function handInSection(packet: CodePacket): RootContent[] {
+  const p = packet.prompt.data;
+  const to = handInTo(p.handIn);
+  const note = p.handIn?.note ? [paragraph(p.handIn.note)] : [];
+  if (p.kind === 'lab') {
+    const file = sheetFilePattern(packet.id, p.version);
+    return [
+      paragraph(
+        `This folder is the codebase to read and run. The lab itself is on its page of the site this zip came from: the assistant\'s suggestions, your choices, hand edits, reasons and plan. When you are done, press "${DONE_LABEL}" on that page: it checks every suggestion has a choice and every reason is written, and saves your answer sheet as `,
+        code(file),
+        '.',
+      ),
+      paragraph('Send that one file, and nothing else, to ', strong(to), `. The sheet names the version you worked on (${p.version}); the reviewer grades it with `, code('packet grade'), '. Do not send this folder back: your answers are in the sheet.'),
+      ...note,
+    ];
+  }
+  return [
+    list(p.deliverables.map((d) => [code(d)])),
+    paragraph(
+      'Send back this whole folder, README.md included (it names the version you worked on): zipped from inside it (',
+      code(`zip -r ../${zipBaseName(packet)}-yourname.zip .`),
+      ') or as a tar.gz (',
+      code(`tar czf ../${zipBaseName(packet)}-yourname.tar.gz .`),
+      '). Plain files only: an archive with a symlink, a device or a path that climbs out with ".." is refused unread.',
+    ),
+    paragraph('Send it to ', strong(to), '.'),
+    ...note,
+  ];
 }
 
 /** The zip README's "Receipts" section: the files, their format and how the code digest is made. */

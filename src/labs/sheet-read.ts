@@ -141,6 +141,35 @@ export function readEnvelope(json: string, kind: string, what: string, target: S
   return { ok: true, value };
 }
 
+/**
+ * Read a sheet's timeline by hand: absent is fine (sheets exported before it was kept); present,
+ * it is an array of at most {@link TIMELINE_LIMIT} entries, each an object with a parseable `at`,
+ * an `action` of {@link TIMELINE_ACTIONS} and an optional string `id` and `detail` (at most
+ * {@link TIMELINE_DETAIL_LIMIT} characters). Anything else refuses the sheet, naming the entry and
+ * the field. Only the format's fields are kept.
+ */
+export function readTimeline(value: unknown): ReadResult<TimelineEntry[] | undefined> {
+  if (value === undefined) return { ok: true, value: undefined };
+  const fix = 'Export the sheet again from the page, or remove its "timeline". Nothing was changed.';
+  if (!Array.isArray(value)) return { ok: false, message: `The sheet's "timeline" is not a list of steps. ${fix}` };
+  if (value.length > TIMELINE_LIMIT) return { ok: false, message: `The sheet's "timeline" has ${value.length} steps; a sheet keeps at most ${TIMELINE_LIMIT}. ${fix}` };
+  const out: TimelineEntry[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const e: unknown = value[i];
+    const at = `Step ${i + 1} of the sheet's "timeline"`;
+    if (!isRecord(e)) return { ok: false, message: `${at} is not an object with "at" and "action". ${fix}` };
+    if (typeof e.at !== 'string' || e.at.length > 40 || !/^\d{4}-\d{2}-\d{2}T/.test(e.at) || Number.isNaN(Date.parse(e.at)))
+      return { ok: false, message: `${at} has no readable time: its "at" must be an ISO 8601 time such as 2026-12-02T10:00:00.000Z. ${fix}` };
+    if (typeof e.action !== 'string' || !(TIMELINE_ACTIONS as readonly string[]).includes(e.action))
+      return { ok: false, message: `${at} has the action ${shown(e.action).slice(0, 40)}; it must be one of ${TIMELINE_ACTIONS.join(', ')}. ${fix}` };
+    if (e.id !== undefined && (typeof e.id !== 'string' || e.id.length > TIMELINE_DETAIL_LIMIT)) return { ok: false, message: `${at} has an "id" that is not a short text. ${fix}` };
+    if (e.detail !== undefined && (typeof e.detail !== 'string' || e.detail.length > TIMELINE_DETAIL_LIMIT))
+      return { ok: false, message: `${at} has a "detail" that is not a text of at most ${TIMELINE_DETAIL_LIMIT} characters. ${fix}` };
+    out.push({ at: e.at, action: e.action as TimelineAction, ...(e.id !== undefined ? { id: e.id } : {}), ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+  }
+  return { ok: true, value: out };
+}
+
 /** Read a lab's answer sheet for the lab with these suggestions. */
 export function readLabSheet(json: string, target: SheetTarget & { suggestions: readonly string[] }): ReadResult<LabAnswerSheet> {
   const env = readEnvelope(json, LAB_SHEET_KIND, 'a lab answer sheet', target);
@@ -156,6 +185,8 @@ export function readLabSheet(json: string, target: SheetTarget & { suggestions: 
     if (choice !== null && !LAB_STATES.includes(choice as LabState)) return { ok: false, message: `The choice on "${id}" is ${JSON.stringify(choice)}; it must be accept, revise or reject. Nothing was changed.` };
     suggestions.push({ id, choice: choice as LabState | null, ...(typeof s.hand === 'string' ? { hand: s.hand } : {}), reason: text(s.reason) });
   }
+  const timeline = readTimeline(v.timeline);
+  if (!timeline.ok) return timeline;
   return {
     ok: true,
     value: {
@@ -168,6 +199,7 @@ export function readLabSheet(json: string, target: SheetTarget & { suggestions: 
       ...(text(v.candidate) ? { candidate: text(v.candidate) } : {}),
       plan: { endState: text(plan.endState), checkpoints: text(plan.checkpoints), invariant: text(plan.invariant), byHand: text(plan.byHand) },
       suggestions,
+      ...(timeline.value ? { timeline: timeline.value } : {}),
     },
   };
 }
@@ -186,8 +218,20 @@ export function readDrillSheet(json: string, target: SheetTarget & { diffs: read
     if (verdict !== null && !SHEET_DRILL_VERDICTS.includes(verdict as DrillVerdict)) return { ok: false, message: `The verdict on "${id}" is ${JSON.stringify(verdict)}; it must be accept, accept-with-change or reject. Nothing was changed.` };
     diffs.push({ id, verdict: verdict as DrillVerdict | null, reason: text(d.reason), ...(text(d.change) ? { change: text(d.change) } : {}) });
   }
+  const timeline = readTimeline(v.timeline);
+  if (!timeline.ok) return timeline;
   return {
     ok: true,
-    value: { schemaVersion: SHEET_SCHEMA_VERSION, kind: DRILL_SHEET_KIND, id: target.id, version: text(v.version) || target.version, digest: target.digest, date: text(v.date), ...(text(v.candidate) ? { candidate: text(v.candidate) } : {}), diffs },
+    value: {
+      schemaVersion: SHEET_SCHEMA_VERSION,
+      kind: DRILL_SHEET_KIND,
+      id: target.id,
+      version: text(v.version) || target.version,
+      digest: target.digest,
+      date: text(v.date),
+      ...(text(v.candidate) ? { candidate: text(v.candidate) } : {}),
+      diffs,
+      ...(timeline.value ? { timeline: timeline.value } : {}),
+    },
   };
 }

@@ -6,6 +6,8 @@
 import type { DrillVerdict } from '../packets/schema/assistant.ts';
 import { DRILL_SHEET_KIND, readDrillSheet, SHEET_SCHEMA_VERSION, sheetFileName, type DrillAnswerSheet } from '../labs/sheet-read.ts';
 import { downloadJson } from './download-json.ts';
+import { drillHasAnswers, drillMissing } from './round-missing.ts';
+import { mountRound, type Round } from './round-page.ts';
 
 /** What the page hands its script. */
 export interface DrillPageData {
@@ -42,6 +44,7 @@ export function mountDrill(root: HTMLElement): void {
         const change = q<HTMLTextAreaElement>(`[data-change="${id}"]`).value;
         return { id, verdict, reason: q<HTMLTextAreaElement>(`[data-reason="${id}"]`).value, ...(verdict === 'accept-with-change' && change.trim() ? { change } : {}) };
       }),
+      ...round.timeline.field(),
     };
   };
   const refresh = () => {
@@ -54,9 +57,11 @@ export function mountDrill(root: HTMLElement): void {
       // No storage: the page still works, without autosave.
     }
   };
-  root.addEventListener('change', () => {
+  root.addEventListener('change', (event) => {
+    const input = event.target as HTMLInputElement;
     refresh();
     save();
+    if (input.matches('[data-verdict]')) round.timeline.record('verdict', input.dataset.verdict, input.value);
   });
   root.addEventListener('input', save);
 
@@ -76,26 +81,54 @@ export function mountDrill(root: HTMLElement): void {
     }
     const name = sheetFileName(s);
     downloadJson(name, s);
+    round.exported();
     say(`Exported ${name} (version ${data.version}, digest ${data.digest.slice(0, 12)}).`, 'ok');
   });
-  q<HTMLButtonElement>('[data-reset]').addEventListener('click', () => {
-    localStorage.removeItem(storageKey);
+  /** Put a whole sheet's answers on the page: the name, every verdict, reason and change. */
+  const apply = (sheet: DrillAnswerSheet) => {
+    q<HTMLInputElement>('[data-candidate]').value = sheet.candidate ?? '';
+    for (const d of sheet.diffs) {
+      for (const input of root.querySelectorAll<HTMLInputElement>(`[data-verdict="${d.id}"]`)) input.checked = input.value === d.verdict;
+      q<HTMLTextAreaElement>(`[data-reason="${d.id}"]`).value = d.reason;
+      q<HTMLTextAreaElement>(`[data-change="${d.id}"]`).value = d.change ?? '';
+    }
+    refresh();
+    save();
+  };
+
+  // Start over: asked first, and undone in one click with everything it cleared.
+  const dialog = q<HTMLDialogElement>('[data-reset-dialog]');
+  const undoReset = q<HTMLButtonElement>('[data-undo-reset]');
+  let beforeReset: DrillAnswerSheet | undefined;
+  q<HTMLButtonElement>('[data-reset]').addEventListener('click', () => dialog.showModal());
+  dialog.addEventListener('close', () => {
+    if (dialog.returnValue !== 'reset') return;
+    dialog.returnValue = '';
+    beforeReset = sheet();
     for (const input of root.querySelectorAll<HTMLInputElement>('input[type="radio"]')) input.checked = false;
     for (const area of root.querySelectorAll<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]')) area.value = '';
     refresh();
-    say('Started over: every verdict and reason is cleared.');
+    undoReset.hidden = false;
+    round.timeline.record('start-over');
+    say('Started over: every verdict and reason is cleared. "Undo start over" brings them back.');
   });
+  undoReset.addEventListener('click', () => {
+    if (!beforeReset) return;
+    apply(beforeReset);
+    beforeReset = undefined;
+    undoReset.hidden = true;
+    round.timeline.record('undo-start-over');
+    say('Your answers are back as they were before you started over.', 'ok');
+  });
+
+  const round: Round = mountRound(root, { sheet, read: (json) => readDrillSheet(json, { ...data }), apply, save, say, missing: (s) => drillMissing(root, s), hasAnswers: drillHasAnswers });
 
   const saved = localStorage.getItem(storageKey);
   if (saved) {
     const read = readDrillSheet(saved, { ...data });
     if (read.ok) {
-      q<HTMLInputElement>('[data-candidate]').value = read.value.candidate ?? '';
-      for (const d of read.value.diffs) {
-        for (const input of root.querySelectorAll<HTMLInputElement>(`[data-verdict="${d.id}"]`)) input.checked = input.value === d.verdict;
-        q<HTMLTextAreaElement>(`[data-reason="${d.id}"]`).value = d.reason;
-        q<HTMLTextAreaElement>(`[data-change="${d.id}"]`).value = d.change ?? '';
-      }
+      round.timeline.set(read.value.timeline);
+      apply(read.value);
       say('Your saved answers for this version were restored from this browser.');
     }
   }

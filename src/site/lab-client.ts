@@ -15,6 +15,9 @@ import { runView, type PageState } from '../labs/run-view.ts';
 import { LAB_SHEET_KIND, missingReasons, PLAN_FIELDS, readLabSheet, SHEET_SCHEMA_VERSION, sheetFileName, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import { LAB_TABLE_KIND, type CandidateTable } from '../labs/table.ts';
 import { downloadJson } from './download-json.ts';
+import { mountRound, type Round } from './round-page.ts';
+import { labHasAnswers, labMissing } from './round-lab.ts';
+import { touchedRegions } from './round-timeline.ts';
 
 /** What the page hands its script (no key: the candidate's view only). */
 export interface LabPageData {
@@ -156,6 +159,7 @@ export function mountLab(root: HTMLElement): void {
                 hand[r.index] = undefined;
               } else hand[r.index] = text;
             }
+            for (const i of touchedRegions(u.changes, u.state.field(field))) round.timeline.handEdit(data.suggestions[i]!.id);
             refresh();
             save();
             markStale();
@@ -205,6 +209,7 @@ export function mountLab(root: HTMLElement): void {
         ...(hand[i] !== undefined ? { hand: hand[i] } : {}),
         reason: q<HTMLTextAreaElement>(`[data-reason="${s.id}"]`)!.value,
       })),
+      ...round.timeline.field(),
     };
   };
   const save = () => {
@@ -238,6 +243,7 @@ export function mountLab(root: HTMLElement): void {
       refresh();
       save();
       markStale();
+      round.timeline.record(choices[index]!, data.suggestions[index]!.id);
     });
   }
   root.addEventListener('input', (event) => {
@@ -293,6 +299,7 @@ export function mountLab(root: HTMLElement): void {
       caption.textContent = CURRENT;
       shownFor = states.join();
       summary.textContent = view.sentence;
+      round.timeline.record('test-run', undefined, view.sentence);
       summary.dataset.tone = view.failed || view.skipped ? 'error' : 'ok';
     } catch (err) {
       table = undefined;
@@ -312,6 +319,7 @@ export function mountLab(root: HTMLElement): void {
     }
     const name = sheetFileName(s);
     downloadJson(name, s);
+    round.exported();
     say(`Exported ${name} (version ${data.version}, digest ${data.digest.slice(0, 12)}).`, 'ok');
   });
   /** Put a whole sheet's answers on the page: the plan, the name, every choice, hand edit and reason. */
@@ -347,6 +355,7 @@ export function mountLab(root: HTMLElement): void {
     refresh();
     markStale();
     undoReset.hidden = false;
+    round.timeline.record('start-over');
     say('Started over: every choice, edit and note is cleared. "Undo start over" brings them back.');
   });
   undoReset.addEventListener('click', () => {
@@ -354,15 +363,19 @@ export function mountLab(root: HTMLElement): void {
     apply(beforeReset);
     beforeReset = undefined;
     undoReset.hidden = true;
-    save();
+    round.timeline.record('undo-start-over');
     say('Your answers are back as they were before you started over.', 'ok');
   });
+
+  const readSheet = (json: string) => readLabSheet(json, { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) });
+  const round: Round = mountRound(root, { sheet, read: readSheet, apply, save, say, missing: (s) => labMissing(root, s), hasAnswers: labHasAnswers });
 
   // Restore what this browser saved for this version of the lab.
   const saved = localStorage.getItem(storageKey);
   if (saved) {
-    const read = readLabSheet(saved, { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) });
+    const read = readSheet(saved);
     if (read.ok) {
+      round.timeline.set(read.value.timeline);
       apply(read.value);
       say('Your saved answers for this version were restored from this browser.');
     }

@@ -8,7 +8,7 @@ import { promptSchema } from './prompt.ts';
  * fields (test command, workspace, budget). The body is the drill's instructions.
  */
 export const drillPromptSchema = promptSchema
-  .pick({ title: true, summary: true, level: true, language: true, minutes: true, version: true, seed: true, tags: true, changelog: true })
+  .pick({ title: true, summary: true, level: true, language: true, minutes: true, version: true, seed: true, tags: true, handIn: true, changelog: true })
   .extend({
     kind: field(z.literal('drill'), { description: 'Always `drill`: a review of an assistant\'s diffs, with no code to run.', examples: ['drill'] }),
   });

@@ -156,6 +156,30 @@ export const limitsSchema = z.strictObject({
   ),
 });
 
+/** The longest hand-in address. */
+export const HAND_IN_TO_MAX = 200;
+/** The longest hand-in note. */
+export const HAND_IN_NOTE_MAX = 400;
+
+/** Where the candidate sends their work: shown to them as text, never fetched or linked by the kit. */
+export const handInSchema = z.strictObject({
+  to: field(
+    z
+      .string()
+      .trim()
+      .refine((to) => to.length > 0, { message: "say where the candidate sends their work: the hiring lead's email address or a link, as text (or leave out handIn)" })
+      .max(HAND_IN_TO_MAX, { message: `keep it to an address or a link of at most ${HAND_IN_TO_MAX} characters; put anything longer in handIn.note` }),
+    {
+      description: `Where the candidate sends their work, as text of at most ${HAND_IN_TO_MAX} characters: the hiring lead's email address or a link to an upload form. The zip's README (PACKET.md for a lab) and the lab and drill pages show it as it is written; the kit never fetches or links it.`,
+      examples: ['the hiring lead who sent you this packet (reply to their email)', 'hiring@example.com'],
+    },
+  ),
+  note: field(z.string().trim().min(1).max(HAND_IN_NOTE_MAX, { message: `keep the note to at most ${HAND_IN_NOTE_MAX} characters` }).optional(), {
+    description: `One or two sentences shown after the address (at most ${HAND_IN_NOTE_MAX} characters): a deadline, a subject line to use.`,
+    examples: ['Put the packet id in the subject line.'],
+  }),
+});
+
 /** One released version of the packet. */
 export const changelogEntrySchema = z.strictObject({
   version: field(semver, { description: 'The version this entry describes.', examples: ['1.1.0'] }),
@@ -212,6 +236,11 @@ export const promptSchema = z.strictObject({
     description:
       'What the candidate hands in: workspace paths or short names. Each must be named in the prompt body, exactly as written here (lint PK204); the zip\'s README lists them.',
     examples: [['src/fetch.py', 'NOTES.md']],
+  }),
+  handIn: field(handInSchema.optional(), {
+    description:
+      'Where the candidate sends what they hand in (`to`, as text) and an optional `note`. Left out, the zip\'s README and the lab and drill pages tell the candidate to send it to the person who sent them the packet. For a lab or a drill the page says to send the exported answer sheet, by its file name.',
+    examples: [{ to: 'the hiring lead who sent you this packet (reply to their email)' }],
   }),
   test: field(z.string().trim().min(1), {
     description:
