@@ -10,7 +10,7 @@ import { newSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { packetsFlag } from '../shell-word.ts';
-import { writeScaffold, type TEMPLATES } from '../scaffold.ts';
+import { VARIANT_SCAFFOLD, writeScaffold, type TEMPLATES } from '../scaffold.ts';
 
 export { TEMPLATES } from '../scaffold.ts';
 
@@ -25,6 +25,10 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
   const kind = values.kind as keyof typeof TEMPLATES;
   if (!id || extra.length) {
     io.err(`packet new: give exactly one id, e.g. \`packet new retry-budget\`.\n`);
+    return 2;
+  }
+  if (values.variants && kind !== 'takehome') {
+    io.err(`packet new: --variants scaffolds a take-home; a ${kind} has no variant parameters yet. Leave out --variants, or use --kind takehome.\n`);
     return 2;
   }
   if (packetId(id) !== id) {
@@ -47,13 +51,14 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
   if (before) return unwritable(before);
   const title = values.title ?? id.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
   try {
-    await writeScaffold(kind, target, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) });
+    await writeScaffold(kind, target, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) }, { variants: values.variants });
   } catch (err) {
     const fault = fsFault(err);
     if (!fault) throw err;
     return unwritable(fault);
   }
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
-  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
+  const variants = values.variants ? ` It has ${VARIANT_SCAFFOLD.pick.length} variants: the function's name is the parameter "${VARIANT_SCAFFOLD.param}", written [[variant.${VARIANT_SCAFFOLD.param}]] in every file (docs/variants.md).` : '';
+  io.out(`Created ${rel}/ (${what}).${variants}\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;
 }
