@@ -79,7 +79,12 @@ export const variantsSchema = z.strictObject({
   ),
   params: field(
     z
-      .record(z.string().regex(VARIANT_PARAM_NAME, 'name a parameter with lowercase letters, digits and underscores, starting with a letter, e.g. "max_calls"'), variantParamSchema)
+      .record(z.string(), variantParamSchema)
+      .superRefine((r, ctx) => {
+        for (const name of Object.keys(r)) {
+          if (!VARIANT_PARAM_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `rename the parameter "${name}" with lowercase letters, digits and underscores, starting with a letter, e.g. "max_calls"` });
+        }
+      })
       .refine((r) => Object.keys(r).length >= 1, { message: 'declare at least one parameter, or remove "variants"' })
       .refine((r) => Object.keys(r).length <= VARIANT_PARAMS_MAX, { message: `declare at most ${VARIANT_PARAMS_MAX} parameters` }),
     {
