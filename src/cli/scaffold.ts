@@ -49,6 +49,15 @@ async function addVariants(dir: string): Promise<void> {
   }
 }
 
+/** What `packet new --variants` adds to its "Created" line. */
+export const VARIANTS_NOTE = ` It has ${VARIANT_SCAFFOLD.pick.length} variants: the function's name is the parameter "${VARIANT_SCAFFOLD.param}", written [[variant.${VARIANT_SCAFFOLD.param}]] in every file (docs/variants.md).`;
+
+/** Why `packet new --variants` cannot scaffold a kind, as its error line; undefined for a take-home. */
+export function variantsRefusal(kind: PacketKind): string | undefined {
+  if (kind === 'takehome') return undefined;
+  return `packet new: --variants scaffolds a take-home; a ${kind} has no variant parameters yet. Leave out --variants, or use --kind takehome.\n`;
+}
+
 /** Options of {@link writeScaffold}. */
 export interface ScaffoldOptions {
   /** A take-home with variant parameters (docs/variants.md). */

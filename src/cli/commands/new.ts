@@ -10,7 +10,7 @@ import { newSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { packetsFlag } from '../shell-word.ts';
-import { VARIANT_SCAFFOLD, writeScaffold, type TEMPLATES } from '../scaffold.ts';
+import { VARIANTS_NOTE, variantsRefusal, writeScaffold, type TEMPLATES } from '../scaffold.ts';
 
 export { TEMPLATES } from '../scaffold.ts';
 
@@ -27,10 +27,7 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     io.err(`packet new: give exactly one id, e.g. \`packet new retry-budget\`.\n`);
     return 2;
   }
-  if (values.variants && kind !== 'takehome') {
-    io.err(`packet new: --variants scaffolds a take-home; a ${kind} has no variant parameters yet. Leave out --variants, or use --kind takehome.\n`);
-    return 2;
-  }
+  if (values.variants && variantsRefusal(kind)) return (io.err(variantsRefusal(kind)!), 2);
   if (packetId(id) !== id) {
     io.err(`packet new: "${id}" is not a packet id; ids are lowercase words joined by dashes, e.g. "${packetId(id) || 'retry-budget'}".\n`);
     return 2;
@@ -58,7 +55,6 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     return unwritable(fault);
   }
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
-  const variants = values.variants ? ` It has ${VARIANT_SCAFFOLD.pick.length} variants: the function's name is the parameter "${VARIANT_SCAFFOLD.param}", written [[variant.${VARIANT_SCAFFOLD.param}]] in every file (docs/variants.md).` : '';
-  io.out(`Created ${rel}/ (${what}).${variants}\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
+  io.out(`Created ${rel}/ (${what}).${values.variants ? VARIANTS_NOTE : ''}\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;
 }
