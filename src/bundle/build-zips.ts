@@ -189,6 +189,8 @@ export interface VariantZip {
   digest: string;
   values: VariantValues;
   zip: CachedZip;
+  /** The rendered variant and a reader of its files, for the canary scan of the zip the site ships. */
+  rendered: { packet: CodePacket; read: PacketFileReader };
 }
 
 /**
@@ -209,7 +211,7 @@ export async function buildVariantZips(packet: CodePacket, read: PacketFileReade
     const built = await buildCandidateZip(v.packet, v.read, v.id);
     const tooLarge = built.zip && zipSizeProblem(v.packet, built.zip);
     if (tooLarge) refused.push(tooLarge);
-    else if (built.zip) zips.push({ id: v.id, number: v.number, digest: v.digest, values: v.values, zip: { name: built.zip.name, bytes: built.zip.bytes, sha256: built.zip.sha256 } });
+    else if (built.zip) zips.push({ id: v.id, number: v.number, digest: v.digest, values: v.values, zip: { name: built.zip.name, bytes: built.zip.bytes, sha256: built.zip.sha256 }, rendered: { packet: v.packet, read: v.read } });
     else refused.push(...built.diagnostics);
   }
   return { zips, refused };

@@ -239,7 +239,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       secret: [...keyed.flatMap(keyTexts), ...drills.flatMap(reviewerNotesTexts)],
       public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, publicRubricText(d.rubric.text, splitRubricBody(d.rubric))]), ...(options.kitTexts ?? [])],
     };
-    const canaries = await settle(run.timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })), extra)));
+    // A packet with variants ships its first variant's zip: its rendered secret lines are searched too.
+    const shipped = [...unwrap(zipped).variants.values()].map((v) => v[0]!.rendered);
+    const canaries = await settle(run.timed('canary', () => collectCanaries([...packets.map((packet) => ({ packet, read: options.reader(packet) })), ...shipped], extra)));
     // The zips are searched now, while Astro runs; after it, what it added (and anything changed).
     const zipsScanned = canaries.ok ? await settle(run.timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
     await siteGate(run, options, siteBuild!, site.staging);

@@ -29,6 +29,9 @@ export const variantValueSchema = z.union([
     .min(1, { message: 'give a non-empty text, or a number' })
     .max(VARIANT_VALUE_MAX, { message: `keep a value to at most ${VARIANT_VALUE_MAX} characters` })
     .refine((v) => !/[\r\n]/.test(v), { message: 'a value is one line: it is written into code and YAML, where a line break would change what it means' })
+    .refine((v) => !/[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(v), {
+      message: 'a value may not hold a control, bidi or zero-width character: it would hide in the code it is written into',
+    })
     .refine((v) => !v.includes('[[variant.'), { message: 'a value must not hold a placeholder ("[[variant."): values are written as they are, never expanded again' }),
   z.number().finite(),
 ]);

@@ -47,6 +47,8 @@ describe('the variants field', () => {
     ['    a: { value: "[[variant.b]]" }\n', /never expanded again/],
     ['    a: { value: "two\\nlines" }\n', /one line/],
     ['    a: { range: [1, 2] }\n', /range/],
+    ['    a: { value: "x\\u202Ey" }\n', /control, bidi or zero-width/],
+    ['    a: { pick: [ok, "t\\tab"] }\n', /control, bidi or zero-width/],
   ])('refuses %j, naming the field and the fix', async (param, message) => {
     const problems = await schemaProblems(`variants:\n  params:\n${param}`);
     expect(problems.length, JSON.stringify(problems)).toBeGreaterThan(0);
