@@ -161,6 +161,7 @@ async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandb
       now: () => performance.now(),
       scripted: { url: server.url, outDir: null, cwd: o.cwd },
       labTables: ready.tables,
+      ...(o.variants !== undefined ? { variants: o.variants } : {}),
     });
     await jsonReportFile(o.reportFile).onReport!(report);
     return { ok: true, report };

@@ -1,6 +1,5 @@
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { VariantErrors } from '../errors/variants-catalog.ts';
 import { placeOf } from '../packets/place.ts';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose, Errors } from '../errors/catalog.ts';
@@ -182,12 +181,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const packets = codePackets(loaded.packets);
     // 2. the rehearsal starts now, in its sandboxes.
     const rehearse = options.steps.rehearse;
-    const varied = packets.filter((p) => p.prompt.data.variants);
-    if (rehearse && varied.length) {
-      const diags = varied.map((p) => diagnose(VariantErrors.VariantsNotRehearsed, placeOf(p.prompt, ['variants'], 'key'), { packet: p.id }));
-      options.reporter.onPacketDiagnostics?.(diags);
-      throw new StepFailure('rehearse', varied.map((p) => p.id), diags[0]!);
-    }
+    // A packet with variants is rehearsed variant by variant, with the leak check (src/rehearse/rehearse-variants.ts).
     const rehearsal = rehearse ? settle(run.timed('rehearse', () => rehearse(packets))) : undefined;
     if (rehearsal) run.pending.push(rehearsal);
     const drills = packetsOfKind(loaded.packets, 'drill');

@@ -2,7 +2,8 @@ import { entry } from './entry.ts';
 
 /**
  * The catalog of a packet's variants (PK150-PK159): the placeholders, the parameters and the
- * rendered variants, checked by `packet check` and the build's check step. Never renumber or
+ * rendered variants, checked by `packet check` and the build's check step, and the rehearsal's
+ * defects of variants (PK158, PK159). Never renumber or
  * rename an entry.
  */
 export const VariantErrors = {
@@ -65,9 +66,26 @@ export const VariantErrors = {
   VariantsNotRehearsed: entry<{ packet: string }>({
     code: 'PK157',
     name: 'VariantsNotRehearsed',
-    title: 'A packet with variants cannot be rehearsed yet',
+    title: 'A packet with variants could not be rehearsed (no longer raised)',
     severity: 'error',
-    message: ({ packet }) => `The packet "${packet}" has variants, and the rehearsal proves a packet's own files, not each rendered variant, so it cannot say this packet fails closed.`,
-    hint: () => 'Build it with --skip-rehearse (its pages say "not rehearsed"), or leave it out of this build.',
+    message: ({ packet }) => `The packet "${packet}" has variants, and this kit's rehearsal proved a packet's own files, not each rendered variant. No longer raised: the rehearsal proves every variant (docs/variants.md), and the code is kept so it keeps its meaning.`,
+    hint: () => 'Nothing to do: `packet build` rehearses every variant of a packet; --skip-rehearse is no longer needed for one.',
+  }),
+  VariantWeaker: entry<{ variant: string; values: string; checks: string; others: string }>({
+    code: 'PK158',
+    name: 'VariantWeaker',
+    title: 'A variant fails closed worse than the others',
+    severity: 'error',
+    message: ({ variant, values, checks, others }) => `Variant ${variant} (${values}) fails closed worse than the others: ${checks} fails in it and holds in ${others}. A candidate given this variant is judged by weaker tests.`,
+    hint: ({ variant }) => `Read ${variant}'s failed checks above: a test that only catches the mistake for some values (a parameter in an input that the mistake gets right by chance) needs an input that catches it for every value of the parameter.`,
+  }),
+  VariantAnswerCrosses: entry<{ from: string; fromValues: string; to: string; toValues: string }>({
+    code: 'PK159',
+    name: 'VariantAnswerCrosses',
+    title: "One variant's sample passes another variant's hidden tests",
+    severity: 'error',
+    message: ({ from, fromValues, to, toValues }) =>
+      `The sample of variant ${from} (${fromValues}), laid over the starter of variant ${to} (${toValues}), passes its tests, hidden ones included: the parameters do not reach the tests, so an answer copied from one variant passes another.`,
+    hint: () => 'Make a hidden test depend on a parameter: write [[variant.NAME]] into hidden/ (a function name, a limit, an expected value) so that an answer made for one variant fails another.',
   }),
 };

@@ -8,10 +8,11 @@ import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import { rehearsePacket } from './rehearse-packet.ts';
+import { rehearseVariants } from './rehearse-variants.ts';
 import type { ScriptedEndpoint } from './replies.ts';
 import { fanOut } from '../runs/reporter.ts';
 import type { RehearsalReporter } from './reporter.ts';
-import { REPORT_SCHEMA_VERSION, type PacketReport, type RehearsalReport } from './report.ts';
+import { REPORT_SCHEMA_VERSION, statusOf, type CheckResult, type PacketReport, type RehearsalReport } from './report.ts';
 import type { Shard } from './shard.ts';
 
 /** Everything a rehearsal needs, passed in. */
@@ -44,6 +45,8 @@ export interface RehearseOptions {
   shard?: Shard;
   /** Labs' test tables (cached, shared with the build); default: computed per lab, kept in memory. */
   labTables?: LabTables;
+  /** The variants rehearsed of each packet with parameters (`--variants N`); default: its `variants.count`. */
+  variants?: number;
 }
 
 /** Rehearse packets: every check of every packet, on a shared pool, with a content-addressed cache. */
@@ -59,35 +62,58 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
   try {
     const reports = await Promise.all(
       options.packets.map(async (packet): Promise<PacketReport> => {
-        const key = {
-          digest: packet.digest,
+        const runner = { sandbox: options.sandbox, mounts: options.interpreter.mounts, timeoutMs: options.timeoutMs, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) };
+        const keyOf = (digest: string, replies: boolean) => ({
+          digest,
           command: packet.prompt.data.test,
           interpreter: options.interpreter.version ?? 'none',
           sandbox: options.sandbox.kind,
           timeoutMs: options.timeoutMs,
-          replies: Boolean(options.scripted),
-        };
-        const cached = await options.cache.get(packet.id, key);
-        if (cached) {
-          reporter.onPacketStart?.(packet.id);
-          for (const c of cached.checks) reporter.onCheckEnd?.(packet.id, c);
-          reporter.onPacketEnd?.(cached);
-          return cached;
-        }
-        reporter.onPacketStart?.(packet.id);
-        const report = await rehearsePacket({
-          packet,
-          packetDir: options.packetDirs.get(packet.id)!,
-          runner: { sandbox: options.sandbox, mounts: options.interpreter.mounts, timeoutMs: options.timeoutMs, ...(packet.prompt.data.sandbox ? { caps: packet.prompt.data.sandbox } : {}) },
-          limit,
-          scratchDir: scratch,
-          now: options.now,
-          onCheck: (c) => reporter.onCheckEnd?.(packet.id, c),
-          ...(options.scripted ? { scripted: options.scripted } : {}),
-          ...(options.labTables ? { labTables: options.labTables } : {}),
-          date: options.date,
+          replies,
         });
-        await options.cache.set(packet.id, key, report);
+        // One packet (or one variant, from its rendered folder), from the cache when its digest is known.
+        const once = async (p: CodePacket, dir: string, scripted: ScriptedEndpoint | undefined, onCheck?: (c: CheckResult) => void): Promise<PacketReport> => {
+          const key = keyOf(p.digest, Boolean(scripted));
+          const cached = await options.cache.get(p.id, key);
+          if (cached) {
+            for (const c of cached.checks) onCheck?.(c);
+            return cached;
+          }
+          const report = await rehearsePacket({
+            packet: p,
+            packetDir: dir,
+            runner,
+            limit,
+            scratchDir: scratch,
+            now: options.now,
+            ...(onCheck ? { onCheck } : {}),
+            ...(scripted ? { scripted } : {}),
+            ...(options.labTables ? { labTables: options.labTables } : {}),
+            date: options.date,
+          });
+          await options.cache.set(p.id, key, report);
+          return report;
+        };
+        reporter.onPacketStart?.(packet.id);
+        const onCheck = (c: CheckResult) => reporter.onCheckEnd?.(packet.id, c);
+        const report = packet.prompt.data.variants
+          ? await rehearseVariants({
+              packet,
+              packetDir: options.packetDirs.get(packet.id)!,
+              ...(options.variants !== undefined ? { count: options.variants } : {}),
+              scratchDir: scratch,
+              runner,
+              limit,
+              now: options.now,
+              // A variant's scripted replies are not rehearsed (the endpoint serves the packet's own files).
+              rehearseVariant: (v, dir) => once(v.packet, dir, undefined),
+              leakCache: {
+                get: async (digest) => (await options.cache.get(packet.id, keyOf(digest, false)))?.checks[0],
+                set: (digest, check) => options.cache.set(packet.id, keyOf(digest, false), { id: packet.id, version: packet.prompt.data.version, digest, status: statusOf([check]), checks: [check], defects: [], cached: false, durationMs: check.durationMs }),
+              },
+              onCheck,
+            })
+          : await once(packet, options.packetDirs.get(packet.id)!, options.scripted, onCheck);
         reporter.onPacketEnd?.(report);
         return report;
       }),

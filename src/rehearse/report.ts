@@ -19,12 +19,23 @@ export const REPORT_SCHEMA_VERSION = 3;
 export type ModelVerdict = 'PASS' | 'CAUGHT' | 'FALSE-GREEN' | 'GAVE-UP' | 'INCONCLUSIVE';
 
 /** The kinds of check, in the order they run. */
-export type CheckKind = 'floor' | 'sample' | 'mutant' | 'signal' | 'calibration' | 'reply' | 'lab';
+export type CheckKind = 'floor' | 'sample' | 'mutant' | 'signal' | 'calibration' | 'reply' | 'lab' | 'leak' | 'variant';
+
+/** The variant a check ran on: its id and its drawn values. */
+export interface CheckVariant {
+  id: string;
+  values: Record<string, string | number>;
+}
 
 /** The result of one check. */
 export interface CheckResult {
-  /** Stable id within the packet: `floor`, `sample`, `mutant:<mode>`, `signal:<mode>`, `calibration:<subject>`, `reply:<reply>`; a lab's `lab:<rule>` (see rehearse-lab.ts). */
+  /**
+   * Stable id within the packet: `floor`, `sample`, `mutant:<mode>`, `signal:<mode>`, `calibration:<subject>`, `reply:<reply>`; a lab's `lab:<rule>` (see rehearse-lab.ts).
+   * A packet with variants: each variant's checks as `<variant>:<id>` (`v2:mutant:drops-minutes`), the leak checks `leak:<a>><b>`, the weaker variants `variant:<id>` (see rehearse-variants.ts).
+   */
   id: string;
+  /** The variant the check ran on (a packet with variants). */
+  variant?: CheckVariant;
   kind: CheckKind;
   /** The failure mode, for per-mode checks. */
   mode?: string;
@@ -125,6 +136,19 @@ export interface PacketReport {
   /** The defects, one sentence each, after their catalog code. */
   defects: string[];
   /** The result came from the cache. */
+  cached: boolean;
+  durationMs: number;
+  /** A packet with variants: each variant rehearsed, by number (its checks are in `checks`, prefixed with its id). */
+  variants?: VariantReport[];
+}
+
+/** One variant of a packet, as rehearsed. */
+export interface VariantReport extends CheckVariant {
+  number: number;
+  /** The digest of the variant's rendered files (the one its zip's README names). */
+  digest: string;
+  status: PacketStatus;
+  /** Its result came from the cache (keyed by its digest). */
   cached: boolean;
   durationMs: number;
 }
