@@ -10,7 +10,7 @@ import { forXml } from '../errors/escape.ts';
 import type { Finding } from '../judge/findings.ts';
 import { writeFileAtomic } from './report-file.ts';
 import type { RehearsalReporter } from './reporter.ts';
-import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from './report.ts';
+import { variantValuesText, type CheckResult, type ModelRunReport, type PacketReport, type RehearsalReport } from './report.ts';
 
 /** Text for XML content: its lines and tabs kept, any other control shown as an escape (XML 1.0 cannot hold them), the special characters as entities. */
 export const xmlText = (text: string): string => forXml(text, { lines: true });
@@ -64,6 +64,7 @@ export function junitXml(report: RehearsalReport): string {
       `      <property${attr('name', 'version')}${attr('value', p.version)}/>`,
       `      <property${attr('name', 'digest')}${attr('value', p.digest)}/>`,
       `      <property${attr('name', 'status')}${attr('value', p.status)}/>`,
+      ...(p.variants ?? []).map((v) => `      <property${attr('name', `variant ${v.id}`)}${attr('value', `${variantValuesText(v.values)}; digest ${v.digest}; ${v.status}`)}/>`),
     ].join('\n');
     suites.push(
       `  <testsuite${attr('name', p.id)}${attr('tests', cases.length)}${attr('failures', f)}${attr('errors', e)}${attr('skipped', 0)}${attr('time', seconds(t))}${attr('timestamp', report.date)}>\n` +

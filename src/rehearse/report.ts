@@ -203,6 +203,14 @@ export function exitCodeOf(report: Pick<RehearsalReport, 'packets'> & { models?:
   return 0;
 }
 
+/** A variant's values in words: `func=to_seconds, limit=12` (names in order). */
+export function variantValuesText(values: Readonly<Record<string, string | number>>): string {
+  return Object.keys(values)
+    .sort()
+    .map((k) => `${k}=${values[k]}`)
+    .join(', ');
+}
+
 /** A packet's status from its checks. */
 export function statusOf(checks: readonly CheckResult[]): PacketStatus {
   if (checks.some((c) => c.inconclusive)) return 'inconclusive';

@@ -8,6 +8,7 @@ import { classInfo } from '../llm/error-class.ts';
 import { messagesTo } from '../runs/reporter.ts';
 import type { RehearsalReporter } from './reporter.ts';
 import type { CheckResult, ModelRunReport, PacketReport, RehearsalReport } from './report.ts';
+import { variantValuesText } from './report.ts';
 
 /** Where the terminal reporter writes, and how. */
 export interface TerminalReporterOptions {
@@ -84,6 +85,7 @@ export function terminalReporter(options: TerminalReporterOptions): RehearsalRep
       const line = `${status} ${t(report.id)} ${t(report.version)} (${report.checks.length} checks, ${report.cached ? 'cached' : `${Math.round(report.durationMs)} ms`})`;
       if (options.tty) out(`\r\x1b[2K${line}\n`);
       else out(`${line}\n`);
+      for (const v of report.variants ?? []) out(`  variant ${t(v.id)} (${t(variantValuesText(v.values))}): ${v.status}${v.cached ? ', cached' : ''}, digest ${t(v.digest.slice(0, 12))}\n`);
       for (const check of report.checks.filter((x) => !x.ok)) {
         out(`  ${mark(check)} ${t(check.id)}: ${check.code ? `${check.code} ` : ''}${t(check.defect ?? check.actual)}\n`);
         if (check.hint) out(`    hint: ${t(check.hint, { lines: true }).replace(/\n/g, '\n    ')}\n`);
