@@ -9,6 +9,7 @@ import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import type { BuildManifest } from '../../src/packets/build-status.ts';
 import type { VariantsKey } from '../../src/packets/variants-key.ts';
+import type { RehearsalReport } from '../../src/rehearse/report.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/variants/packets/variant-planted/', import.meta.url));
 const ID = 'variant-planted';
@@ -44,11 +45,15 @@ describe('packet build --variants', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('refuses to rehearse a packet with variants, naming the flag', async () => {
-    const r = await build('--variants', '3');
-    expect(r.code).toBe(1);
-    expect(r.stdout + r.stderr).toContain('PK157');
-    expect(r.stdout + r.stderr).toContain('--skip-rehearse');
+  it('rehearses every variant of a packet with variants: no --skip-rehearse needed', async () => {
+    const r = await build('--variants', '2');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('PK157');
+    const report = JSON.parse(await readFile(path.join(root, 'out/rehearsal/report.json'), 'utf8')) as RehearsalReport;
+    const packet = report.packets.find((p) => p.id === ID)!;
+    expect(packet.status).toBe('fails-closed');
+    expect(packet.variants?.map((v) => v.id)).toEqual(['v1', 'v2']);
+    expect(packet.checks.map((c) => c.id)).toContain('leak:v1>v2');
   });
 
   it('writes one zip per variant, each naming its variant and its own digest, and the reviewer key', async () => {
