@@ -11,10 +11,13 @@
 //      same test command run bare on the sample
 //   8. labs' test tables (scripts/bench-lab.ts): the kit's driver / a sandboxed process per combination
 //   9. the CLI's start-up (scripts/bench-cli.ts): --help, explain, new, check <id> and npx packet, beside node -e 0
+//  10. variants: a packet of N variants (BENCH_VARIANTS=n, default 3; tests/fixtures/variants/packets/variant-planted)
+//      rehearsed (no cache), against its N variants rendered and rehearsed as N plain packets (no scripted replies) in one run: the cost
+//      of the variant rehearsal (rendering, the variant folders, the leak checks) over N times one packet, as a ratio
 // A packet build does more than Astro: the check, the zips, the search index, the canary scan, the
 // reviewer bundles and the publish; the bare build is Astro alone, on the same pages.
 // BENCH_ROUNDS=n sets the rounds (default 3; the sharded path: BENCH_SHARD_ROUNDS, default 1, since
-// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate, lab or cli runs one part,
+// one round rehearses 400 packets); BENCH_ONLY=rehearsal, build, grade, shards, mutate, lab, cli or variants runs one part,
 // BENCH_ONLY=generated only the builds of 100 and 200 generated packets.
 import { buildOnlyFile } from './bench-pages.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -31,6 +34,8 @@ import { parseReply } from '../src/llm/reply-parse.ts';
 import { scriptedReplies } from '../src/rehearse/replies.ts';
 import { EMPTY_SUBMISSION, loadPacketFiles, prepareWorkspace, type Submission } from '../src/judge/workspace.ts';
 import { createInterpreterResolver } from '../src/sandbox/interpreters.ts';
+import { packetVariants } from '../src/packets/variants-render.ts';
+import { leakPairs } from '../src/rehearse/rehearse-variants.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -400,6 +405,66 @@ async function benchMutate(): Promise<void> {
   }
 }
 
+/**
+ * Variants: one packet of N variants rehearsed, against the same N variants as N plain packets (each
+ * variant's rendered files, its prompt without the `variants` field) rehearsed in one run. Both
+ * runs start the CLI once and rehearse the same floor, sample and mutant workspaces; the variant
+ * run also renders the variants, writes their folders and runs the leak checks.
+ */
+async function benchVariants(): Promise<void> {
+  const n = Number(process.env.BENCH_VARIANTS ?? 3);
+  const id = 'variant-planted';
+  const fixture = path.join(root, 'tests/fixtures/variants/packets', id);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'packet-bench-variants-'));
+  try {
+    const varied = path.join(scratch, 'varied');
+    const plain = path.join(scratch, 'plain');
+    const files = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    for (const e of files) {
+      const rel = path.relative(fixture, path.join(e.parentPath, e.name));
+      await mkdir(path.dirname(path.join(varied, id, rel)), { recursive: true });
+      await copyFile(path.join(fixture, rel), path.join(varied, id, rel));
+    }
+    const prompt = path.join(varied, id, 'prompt.mdx');
+    await writeFile(prompt, (await readFile(prompt, 'utf8')).replace(/^  count: \d+$/m, `  count: ${n}`));
+    const loaded = await loadPackets({ packetsDir: varied, cwd: root, ids: [id] });
+    const packet = codePackets(loaded.packets)[0];
+    if (!packet) throw new Error(`${id}: ${loaded.diagnostics.map((d) => d.message).join('; ')}`);
+    const rendered = await packetVariants(packet, async (rel) => new Uint8Array(await readFile(path.join(varied, id, rel))));
+    for (const r of rendered) {
+      if (!r.variant) throw new Error(`${id} ${r.id} does not render`);
+      for (const [rel, bytes] of r.variant.files) {
+        // A plain packet: the rendered prompt without its `variants` field, and without the scripted
+        // replies, which a variant's rehearsal does not run (docs/variants.md), so both do the same checks.
+        if (rel.startsWith('replies/')) continue;
+        const target = path.join(plain, `${id}-${r.id}`, rel);
+        await mkdir(path.dirname(target), { recursive: true });
+        const decoded = new TextDecoder().decode(bytes);
+        const text = rel === 'prompt.mdx' ? decoded.replace(/^variants:\n(?:  .*\n)+/m, '') : rel === 'failures.mdx' ? decoded.replace(/^    reply: .*\n/gm, '') : undefined;
+        await writeFile(target, text ?? bytes);
+      }
+    }
+    const cli = (packetsDir: string) =>
+      time(() => {
+        const status = spawnSync(process.execPath, ['src/cli/bin.js', 'rehearse', '--packets', packetsDir, '--no-cache', ...(process.env.BENCH_JOBS ? ['--jobs', process.env.BENCH_JOBS] : []), '--report', path.join(scratch, 'report.json')], { cwd: root, stdio: 'ignore' }).status;
+        if (status !== 0) throw new Error(`packet rehearse --packets ${packetsDir} exited ${status}`);
+      });
+    const v: number[] = [];
+    const p: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      v.push(cli(varied));
+      p.push(cli(plain));
+    }
+    const [vm, pm] = [median(v), median(p)];
+    console.log(`variants: ${id}, ${n} variants (${leakPairs(n).length} leak checks), ${rounds} rounds (medians, --no-cache)`);
+    console.log(`  ${n} plain packets, one run     ${(pm / 1000).toFixed(2)} s   (N times one packet)`);
+    console.log(`  one packet of ${n} variants     ${(vm / 1000).toFixed(2)} s`);
+    console.log(`  ratio variants / N x one      ${(vm / pm).toFixed(2)}   (target <= 1.2)`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'rehearsal') await benchRehearsal();
 if (!only || only === 'build' || only === 'generated') await benchBuild(only === 'generated');
@@ -408,3 +473,4 @@ if (!only || only === 'shards') await benchShards();
 if (!only || only === 'mutate') await benchMutate();
 if (!only || only === 'lab') await (await import('./bench-lab.ts')).benchLab();
 if (!only || only === 'cli') await (await import('./bench-cli.ts')).benchCli();
+if (!only || only === 'variants') await benchVariants();
