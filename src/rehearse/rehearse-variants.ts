@@ -164,20 +164,27 @@ export async function rehearseVariants(r: VariantsRehearsal): Promise<PacketRepo
   const byNumber = new Map(variants.map((v) => [v.number, v]));
   const pairs = leakPairs(rendered.length).flatMap(([a, b]) => (byNumber.has(a) && byNumber.has(b) ? [[byNumber.get(a)!, byNumber.get(b)!] as const] : []));
   const [reports, leaks] = await Promise.all([
-    Promise.all(variants.map(async (v) => ({ variant: v, report: await r.rehearseVariant(v, await dirOf(v)) }))),
+    Promise.all(
+      variants.map(async (v) => {
+        const report = await r.rehearseVariant(v, await dirOf(v));
+        // Told as each variant ends; the report keeps the variants' order.
+        for (const c of report.checks) r.onCheck?.(variantCheck(v, c));
+        return { variant: v, report };
+      }),
+    ),
     Promise.all(
       pairs.map(async ([a, b]) => {
         const digest = leakDigest(a.digest, b.digest);
-        const cached = await r.leakCache.get(digest);
-        if (cached) return { check: cached, cached: true };
-        const check = await leakCheck(r, a, b, await dirOf(b));
-        if (!check.inconclusive) await r.leakCache.set(digest, check);
-        return { check, cached: false };
+        const hit = await r.leakCache.get(digest);
+        const check = hit ?? (await leakCheck(r, a, b, await dirOf(b)));
+        if (!hit && !check.inconclusive) await r.leakCache.set(digest, check);
+        r.onCheck?.(check);
+        return { check, cached: Boolean(hit) };
       }),
     ),
   ]);
-  for (const { variant, report } of reports) for (const c of report.checks) push(variantCheck(variant, c));
-  for (const { check } of leaks) push(check);
+  for (const { variant, report } of reports) for (const c of report.checks) checks.push(variantCheck(variant, c));
+  for (const { check } of leaks) checks.push(check);
   for (const c of weakerVariants(reports)) push(c);
   const variantReports: VariantReport[] = reports.map(({ variant, report }) => ({ ...variantOf(variant), number: variant.number, digest: variant.digest, status: report.status, cached: report.cached, durationMs: report.durationMs }));
   return {

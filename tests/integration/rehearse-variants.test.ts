@@ -145,6 +145,7 @@ describe('packet rehearse on a packet with variants', () => {
     for (const id of IDS) {
       const [a, b] = [packetOf(0, id), packetOf(1, id)];
       expect(a.cached).toBe(false);
+      expect(a.variants!.some((v) => v.cached)).toBe(false);
       expect(b.cached).toBe(true);
       expect(b.variants!.every((v) => v.cached)).toBe(true);
       expect(b.checks.map((c) => [c.id, c.ok, c.code])).toEqual(a.checks.map((c) => [c.id, c.ok, c.code]));
