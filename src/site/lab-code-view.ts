@@ -78,11 +78,16 @@ class FileView {
       this.load(false);
       return;
     }
+    // The editor loads when the view takes the focus (a click or tap, or Tab), not when a finger scrolls over it; the
+    // caret goes where the pointer that gave the focus went down.
+    let down: { at: { line: number; column: number } | undefined; time: number } | undefined;
     this.pre.addEventListener('pointerdown', (event) => {
-      this.at = this.position(event.clientX, event.clientY);
+      down = { at: this.position(event.clientX, event.clientY), time: event.timeStamp };
+    });
+    this.pre.addEventListener('focusin', (event) => {
+      this.at = down && event.timeStamp - down.time < 1000 ? down.at : undefined;
       this.load(true);
     });
-    this.pre.addEventListener('focusin', () => this.load(true));
   }
 
   /** Split the build's lines by segment and mark the regions; false when they do not match the file. */
