@@ -109,9 +109,16 @@ class FileView {
     }
     this.segLines = segLines;
     this.trailing = lines.slice(next);
-    code.replaceChildren(...segLines.flat(), ...this.trailing);
+    this.render(pre);
     pre.dataset.codeView = '';
     return true;
+  }
+
+  /** Lay the lines out, with a gutter as wide as the editor's (which numbers one more line after a final newline). */
+  private render(pre: HTMLElement): void {
+    const lines = [...this.segLines.flat(), ...this.trailing];
+    pre.querySelector('code')!.replaceChildren(...lines);
+    pre.style.setProperty('--digits', String(String(lines.length + 1).length));
   }
 
   /** The line and column of a point in the highlighted view. */
@@ -140,7 +147,7 @@ class FileView {
     const lines = highlighted ?? text.replace(/\n$/, '').split('\n').map(plainLine);
     for (const l of lines) l.dataset.region = this.data.suggestions[index]!.id;
     this.segLines[k] = lines;
-    this.pre.querySelector('code')!.replaceChildren(...this.segLines.flat(), ...this.trailing);
+    this.render(this.pre);
     // Text the build did not highlight is a hand edit: the editor shows it, and takes it on.
     if (!highlighted) this.load(false);
   }
