@@ -167,7 +167,8 @@ class FileView {
           label: `${this.file.path}: editable inside the highlighted regions, where the assistant's changes go`,
           onEdit: this.options.onEdit,
         };
-        const wasFocused = focus && this.pre !== null && this.pre.contains(document.activeElement);
+        // The view in focus hands it to the editor, whatever started the load: the view itself goes away.
+        const wasFocused = this.pre !== null && this.pre.contains(document.activeElement);
         this.editor = createLabEditor(options);
         this.pre?.remove();
         if (wasFocused || (focus && this.at)) this.editor.focus(this.at);
