@@ -1,6 +1,7 @@
 /**
- * The lab page in the browser: the candidate's choices drive the file view (a CodeMirror editor
- * per changed file, editable only inside the suggestions' regions), "Run tests" reads the
+ * The lab page in the browser: the candidate's choices drive the file views (the build's
+ * highlighted code, src/site/lab-code-view.ts, each replaced by a CodeMirror editor editable only
+ * inside the suggestions' regions, src/site/lab-editor.ts, loaded on demand), "Run tests" reads the
  * precomputed table, and the answer sheet autosaves in this browser and exports as JSON with the
  * lab's version and digest. No code of the lab runs here.
  */

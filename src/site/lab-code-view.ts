@@ -21,8 +21,8 @@ export interface FileViews {
 }
 
 export interface FileViewOptions {
-  /** The candidate edited a file by hand: the text of every region of that file now. */
-  onEdit(regions: { index: number; text: string }[]): void;
+  /** The candidate edited a file by hand: the text of every region of that file now, and the suggestion indexes of the regions the edit touched. */
+  onEdit(regions: { index: number; text: string }[], touched: number[]): void;
   /** The editor could not be loaded: a sentence for the page's status line. */
   onError(message: string): void;
 }
@@ -198,9 +198,9 @@ export function mountFileViews(root: HTMLElement, data: FileViewData, options: F
   for (const file of data.files) {
     const host = root.querySelector<HTMLElement>(`[data-editor="${CSS.escape(file.path)}"]`);
     if (!host) continue;
-    const onEdit: FileViewOptions['onEdit'] = (regions) => {
+    const onEdit: FileViewOptions['onEdit'] = (regions, touched) => {
       for (const r of regions) texts[r.index] = r.text;
-      options.onEdit(regions);
+      options.onEdit(regions, touched);
     };
     views.set(file.path, new FileView(host, file, data, texts, variants, { ...options, onEdit }));
   }

@@ -30,8 +30,8 @@ export interface LabEditorOptions {
   ids: readonly string[];
   /** The accessible name of the editor's content. */
   label: string;
-  /** The candidate changed the file: the text of every region of this file now. */
-  onEdit(regions: { index: number; text: string }[]): void;
+  /** The candidate changed the file: the text of every region of this file now, and the suggestion indexes of the regions the change touched. */
+  onEdit(regions: { index: number; text: string }[], touched: number[]): void;
 }
 
 /** An editor, as the page drives it. */
@@ -131,7 +131,15 @@ export function createLabEditor(o: LabEditorOptions): LabEditor {
         EditorView.contentAttributes.of({ 'aria-label': o.label }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged || programmatic) return;
-          o.onEdit(u.state.field(field).map((r) => ({ index: r.index, text: u.state.doc.sliceString(r.from, r.to) })));
+          const now = u.state.field(field);
+          const touched = new Set<number>();
+          u.changes.iterChangedRanges((_fromA, _toA, fromB, toB) => {
+            for (const r of now) if (fromB <= r.to && toB >= r.from) touched.add(r.index);
+          });
+          o.onEdit(
+            now.map((r) => ({ index: r.index, text: u.state.doc.sliceString(r.from, r.to) })),
+            [...touched],
+          );
         }),
       ],
     }),
@@ -158,7 +166,8 @@ export function createLabEditor(o: LabEditorOptions): LabEditor {
       const doc = view.state.doc;
       const line = doc.line(Math.min(Math.max(at.line, 1), doc.lines));
       const pos = line.from + Math.min(Math.max(at.column, 0), line.length);
-      view.dispatch({ selection: EditorSelection.cursor(pos), scrollIntoView: true });
+      // No scrolling: the caret goes where the candidate clicked, on the screen already.
+      view.dispatch({ selection: EditorSelection.cursor(pos) });
     },
   };
 }

@@ -41,8 +41,9 @@ async function chooseFour(page: Page): Promise<void> {
   await choose(page, 'gaps', ACCEPT);
   await choose(page, 'min-length', REVISE);
   await choose(page, 'quarter-hours', REJECT);
-  // The editor draws the lines near the window only: bring the file into view.
-  await page.locator('[data-editor="free_time.py"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  // The editor draws the lines near the window only: bring the file into view, at once (the site scrolls smoothly, and a
+  // click in mid-scroll would load the editor with most of the file below the window).
+  await page.locator('[data-editor="free_time.py"]').evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
 }
 
 async function expectFour(page: Page): Promise<void> {
