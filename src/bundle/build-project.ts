@@ -26,6 +26,8 @@ export interface BuildFlags extends PoolFlags {
   report: string;
   config?: string | undefined;
   'site-root'?: string | undefined;
+  /** `--variants N`: the variants made of every packet with parameters, over its `variants.count`. */
+  variants?: number | undefined;
   /** The packets to build (`packet build <id>...`); every packet of the folder when absent or empty. */
   ids?: readonly string[] | undefined;
 }
@@ -96,6 +98,7 @@ export async function buildProject(flags: BuildFlags, host: RunHost, reporter: B
       reporter,
       site,
       kit,
+      ...(flags.variants !== undefined ? { variants: flags.variants } : {}),
     });
     disposeSteps = built.dispose;
     const result = await m.runBuild({
@@ -112,6 +115,7 @@ export async function buildProject(flags: BuildFlags, host: RunHost, reporter: B
       now: () => performance.now(),
       tag,
       kitTexts,
+      ...(flags.variants !== undefined ? { variants: flags.variants } : {}),
     });
     reporter.onRunEnd?.({ result, seconds: (performance.now() - started) / 1000, outDir, reviewerDir });
     if (result.ok) return 0;

@@ -52,6 +52,8 @@ export interface FsBuildOptions {
   site: SiteBuilder;
   /** The fingerprint of the kit's code, which the caches of search indexes are tied to. */
   kit: string;
+  /** `--variants N`: checked against every packet with parameters (PK153). */
+  variants?: number;
 }
 
 /** A quiet rehearsal reporter for the build: only packets that do not fail closed, with their defects. */
@@ -94,7 +96,7 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
       for (const s of loaded.sources) folders.set(s.id, path.join(packetsDir, s.folder));
       return loaded;
     },
-    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit) }),
+    lint: (packets) => checkLoadedPackets(packets, { cwd: o.cwd, lint: true, ...(o.config ? { config: o.config } : {}), outDir: o.outDir, lintCache: projectLintCache(o.cwd, o.kit), ...(o.variants !== undefined ? { variants: o.variants } : {}) }),
     ...(o.rehearse ? { rehearse: (packets: CodePacket[]) => rehearseOffline(o, sandboxed, packets, folders) } : {}),
     labTables: (labs) => labTablesOf(o, sandboxed, labs, folders),
     lastReport: () => readReportFile(o.reportFile),

@@ -1,5 +1,7 @@
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { VariantErrors } from '../errors/variants-catalog.ts';
+import { placeOf } from '../packets/place.ts';
 import { BundleErrors } from '../errors/bundle-catalog.ts';
 import { diagnose, Errors } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
@@ -124,6 +126,8 @@ export interface BuildOptions {
   kitTexts?: readonly string[];
   /** Results of earlier canary scans, for files whose bytes and canaries did not change. */
   canaryCache?: CanaryCache;
+  /** `--variants N`: the variants made of every packet with parameters, over its `variants.count`. */
+  variants?: number;
 }
 
 /** What one built packet gave. */
@@ -178,6 +182,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const packets = codePackets(loaded.packets);
     // 2. the rehearsal starts now, in its sandboxes.
     const rehearse = options.steps.rehearse;
+    const varied = packets.filter((p) => p.prompt.data.variants);
+    if (rehearse && varied.length) {
+      const diags = varied.map((p) => diagnose(VariantErrors.VariantsNotRehearsed, placeOf(p.prompt, ['variants'], 'key'), { packet: p.id }));
+      options.reporter.onPacketDiagnostics?.(diags);
+      throw new StepFailure('rehearse', varied.map((p) => p.id), diags[0]!);
+    }
     const rehearsal = rehearse ? settle(run.timed('rehearse', () => rehearse(packets))) : undefined;
     if (rehearsal) run.pending.push(rehearsal);
     const drills = packetsOfKind(loaded.packets, 'drill');
@@ -216,6 +226,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           mutation: async (packet) => await options.steps.lastMutation?.(packet),
           tables,
           reader: options.reader,
+          variants: unwrap(zipped).variants,
           dir: reviewer.staging,
           ...(options.zipCache ? { cache: options.zipCache } : {}),
         }),
@@ -228,7 +239,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       secret: [...keyed.flatMap(keyTexts), ...drills.flatMap(reviewerNotesTexts)],
       public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, publicRubricText(d.rubric.text, splitRubricBody(d.rubric))]), ...(options.kitTexts ?? [])],
     };
-    const canaries = await settle(run.timed('canary', () => collectCanaries(packets.map((packet) => ({ packet, read: options.reader(packet) })), extra)));
+    // A packet with variants ships its first variant's zip: its rendered secret lines are searched too.
+    const shipped = [...unwrap(zipped).variants.values()].map((v) => v[0]!.rendered);
+    const canaries = await settle(run.timed('canary', () => collectCanaries([...packets.map((packet) => ({ packet, read: options.reader(packet) })), ...shipped], extra)));
     // The zips are searched now, while Astro runs; after it, what it added (and anything changed).
     const zipsScanned = canaries.ok ? await settle(run.timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
     await siteGate(run, options, siteBuild!, site.staging);
@@ -347,11 +360,11 @@ async function zipsAndSite(
   run.current = 'zips';
   await rm(staging, { recursive: true, force: true });
   await mkdir(path.join(staging, ZIPS_DIR), { recursive: true });
-  const zipped = await settle(run.timed('zips', () => buildCandidateZips(packets, options.reader, staging, options.zipCache)));
+  const zipped = await settle(run.timed('zips', () => buildCandidateZips(packets, options.reader, staging, options.zipCache, options.variants)));
   if (!zipped.ok || zipped.value.refused.length) return { zipped, siteBuild: undefined };
   const manifestFile = path.join(staging, MANIFEST_FILE);
   const search = options.steps.searchIndex ? { engine: 'pagefind' as const, path: `${SEARCH_DIR}/` } : undefined;
-  await writeFileAt(manifestFile, manifestJson(buildManifest(manifestEntries(packets, zipped.value.zips, rehearsal), search)));
+  await writeFileAt(manifestFile, manifestJson(buildManifest(manifestEntries(packets, zipped.value.zips, rehearsal, zipped.value.variants), search)));
   run.gate();
   const siteBuild = settle(run.timed('site', () => options.steps.buildSite({ outDir: staging, manifestFile, signal: run.stop.signal })));
   run.pending.push(siteBuild);

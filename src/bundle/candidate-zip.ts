@@ -30,9 +30,9 @@ export interface BuiltZip {
   sha256: string;
 }
 
-/** The zip and folder name of a packet's version: `<id>-<version>`. */
-export function zipBaseName(packet: Pick<CodePacket, 'id'> & { prompt: { data: { version: string } } }): string {
-  return `${packet.id}-${packet.prompt.data.version}`;
+/** The zip and folder name of a packet's version: `<id>-<version>`, and `<id>-<version>-<variant>` for one of its variants. */
+export function zipBaseName(packet: Pick<CodePacket, 'id'> & { prompt: { data: { version: string } } }, variant?: string): string {
+  return `${packet.id}-${packet.prompt.data.version}${variant ? `-${variant}` : ''}`;
 }
 
 /** PROMPT.md: the prompt body as plain Markdown, under the packet's title when the body has none. */
@@ -50,8 +50,8 @@ export function rubricMarkdown(packet: CodePacket): string {
   return toMarkdown({ type: 'root', children });
 }
 
-/** README.md: what this is, which version, how to run the tests, what to hand in. */
-export function readmeMarkdown(packet: CodePacket): string {
+/** README.md: what this is, which version (and variant, for a variant's zip), how to run the tests, what to hand in. */
+export function readmeMarkdown(packet: CodePacket, variant?: string): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
     heading(1, p.title),
@@ -59,6 +59,7 @@ export function readmeMarkdown(packet: CodePacket): string {
     list([
       ['Packet: ', code(packet.id), ', version ', code(p.version)],
       ['Digest: ', code(packet.digest)],
+      ...(variant ? [['Variant: ', code(variant)]] : []),
       [`Time box: ${p.minutes} minutes`],
     ]),
     paragraph('The digest names this exact version of the packet: quote it with your submission, and the reviewer scores you against the same rubric you read.'),
@@ -72,7 +73,7 @@ export function readmeMarkdown(packet: CodePacket): string {
     paragraph('From this folder:'),
     codeBlock(p.test, 'bash'),
     heading(2, 'Hand in'),
-    ...handInSection(packet),
+    ...handInSection(packet, variant),
     paragraph('Only these paths may change; a change anywhere else is noted against the submission: ', ...p.workspace.allow.flatMap((g, i) => (i ? [', ', code(g)] : [code(g)]))),
   ];
   if (p.protected.length) {
@@ -88,7 +89,7 @@ export function readmeMarkdown(packet: CodePacket): string {
  * handed in on its page, so its PACKET.md names the one file to send (the exported answer sheet)
  * and where it goes, and never asks for the folder.
  */
-export function handInSection(packet: CodePacket): RootContent[] {
+export function handInSection(packet: CodePacket, variant?: string): RootContent[] {
   const p = packet.prompt.data;
   const to = handInTo(p.handIn);
   const note = p.handIn?.note ? [paragraph(p.handIn.note)] : [];
@@ -108,9 +109,9 @@ export function handInSection(packet: CodePacket): RootContent[] {
     list(p.deliverables.map((d) => [code(d)])),
     paragraph(
       'Send back this whole folder, README.md included (it names the version you worked on): zipped from inside it (',
-      code(`zip -r ../${zipBaseName(packet)}-yourname.zip .`),
+      code(`zip -r ../${zipBaseName(packet, variant)}-yourname.zip .`),
       ') or as a tar.gz (',
-      code(`tar czf ../${zipBaseName(packet)}-yourname.tar.gz .`),
+      code(`tar czf ../${zipBaseName(packet, variant)}-yourname.tar.gz .`),
       '). Plain files only: an archive with a symlink, a device or a path that climbs out with ".." is refused unread.',
     ),
     paragraph('Send it to ', strong(to), '.'),
@@ -206,19 +207,20 @@ export async function readStarter(packet: CodePacket, read: PacketFileReader): P
 }
 
 /**
- * Build the candidate zip `<id>-<version>.zip`: one folder `<id>-<version>/` holding PROMPT.md,
+ * Build the candidate zip `<id>-<version>.zip` (`<id>-<version>-<variant>.zip` of a rendered
+ * variant, whose README names it): one folder of the same name holding PROMPT.md,
  * RUBRIC.md and README.md (rendered from the packet) and the starter tree. Refused files and
  * secrets found by the scan are returned as diagnostics, and then no zip is built.
  */
-export async function buildCandidateZip(packet: CodePacket, read: PacketFileReader): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
-  const base = zipBaseName(packet);
+export async function buildCandidateZip(packet: CodePacket, read: PacketFileReader, variant?: string): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
+  const base = zipBaseName(packet, variant);
   const name = `${base}.zip`;
   const starter = await readStarter(packet, read);
   const enc = new TextEncoder();
   const generated = [
     { path: 'PROMPT.md', bytes: enc.encode(promptMarkdown(packet)), file: packet.prompt.file, verbatim: false },
     { path: 'RUBRIC.md', bytes: enc.encode(rubricMarkdown(packet)), file: packet.rubric.file, verbatim: false },
-    { path: readmeName(packet), bytes: enc.encode(readmeMarkdown(packet)), file: packet.prompt.file, verbatim: false },
+    { path: readmeName(packet), bytes: enc.encode(readmeMarkdown(packet, variant)), file: packet.prompt.file, verbatim: false },
   ];
   const all = [...generated, ...starter.files];
   const diagnostics = [...starter.diagnostics, ...(await scanZipFiles(all, name))];

@@ -29,6 +29,8 @@ export type ManifestPacket = {
   sha256: string;
   /** How the offline rehearsal of this digest ended; `not-rehearsed` with `--skip-rehearse`. */
   rehearsal: RehearsalStatus;
+  /** How many variants the build made of a packet with parameters (its zip is the first one's); absent for a packet without. */
+  variants?: number;
 };
 
 /** The site's search index, when the build makes one. */
@@ -58,7 +60,7 @@ export function buildManifest(packets: readonly ManifestPacket[], search?: Manif
     ...(search ? { search: { engine: search.engine, path: search.path } } : {}),
     packets: [...packets]
       .sort((a, b) => comparePaths(a.id, b.id))
-      .map((p) => ({ id: p.id, version: p.version, digest: p.digest, zip: p.zip, size: p.size, sha256: p.sha256, rehearsal: p.rehearsal })),
+      .map((p) => ({ id: p.id, version: p.version, digest: p.digest, zip: p.zip, size: p.size, sha256: p.sha256, rehearsal: p.rehearsal, ...(p.variants ? { variants: p.variants } : {}) })),
   };
 }
 

@@ -12,6 +12,8 @@ import { code, heading, list, paragraph, renderBody, toMarkdown } from './markdo
 import { reviewerNotesSection, rubricCard } from './rubric-card.ts';
 import { scoringPagePath, scoringPageUse } from './scoring-page.ts';
 import { writeZip, type ZipInput } from './zip-writer.ts';
+import { valuesText } from '../packets/variants-check.ts';
+import { VARIANTS_KEY_FILE, variantsKeyJson, type VariantsKey } from '../packets/variants-key.ts';
 
 /**
  * The reviewer bundle `<id>-<version>.zip` (never deployed): every file of the packet, secret
@@ -63,7 +65,7 @@ export interface CandidateZipRef {
 }
 
 /** KEY.md: the failure catalog (signal, mutant, reply, cap), the rubric with hire bar and vetoes and its reviewer notes, the sample's label and the rehearsal. */
-export function keyMarkdown(packet: CodePacket, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable }): string {
+export function keyMarkdown(packet: CodePacket, options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable; variants?: VariantsKey }): string {
   const p = packet.prompt.data;
   const children: RootContent[] = [
     heading(1, `Reviewer key: ${p.title}`),
@@ -78,6 +80,7 @@ export function keyMarkdown(packet: CodePacket, options: { candidate?: Candidate
       ['Scoring page on the packet site: ', code(scoringPagePath(packet.kind, packet.id)), ` (${scoringPageUse(packet.kind)})`],
     ]),
   ];
+  if (options.variants) children.push(...variantsSection(options.variants));
   const modes = failureModes(packet);
   if (modes.length) children.push(heading(2, 'Failure modes'));
   modes.forEach((m, i) => {
@@ -144,6 +147,15 @@ export function keyMarkdown(packet: CodePacket, options: { candidate?: Candidate
   return toMarkdown({ type: 'root', children });
 }
 
+/** KEY.md's "Variants" section: each variant's id, digest, zip and values (VARIANTS.json holds the same). */
+function variantsSection(key: VariantsKey): RootContent[] {
+  return [
+    heading(2, 'Variants'),
+    paragraph(`${key.variants.length} variant${key.variants.length === 1 ? '' : 's'}, drawn from the seed `, code(key.seed), '. Send each candidate one zip, and note which: the zip\'s README names its variant and digest. ', code(VARIANTS_KEY_FILE), ' holds the same, for tools.'),
+    list(key.variants.map((v) => [code(v.id), ': ', code(v.zip.name), ', digest ', code(v.digest), ', ', code(valuesText(v.values) || '(no parameters)')])),
+  ];
+}
+
 /** REHEARSAL.json: the packet's result with the run's date and sandbox, sorted keys where it matters, LF at the end. */
 export function rehearsalJson(r: RehearsalEvidence): string {
   return JSON.stringify({ schemaVersion: 1, date: r.date, sandbox: r.sandbox, stale: r.stale, result: r.packet }, null, 2) + '\n';
@@ -158,7 +170,7 @@ export function rehearsalJson(r: RehearsalEvidence): string {
 export async function buildReviewerBundle(
   packet: CodePacket,
   read: PacketFileReader,
-  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable } = {},
+  options: { candidate?: CandidateZipRef; rehearsal?: RehearsalEvidence; mutation?: MutationEvidence; labTable?: LabTable; variants?: VariantsKey } = {},
 ): Promise<{ zip?: BuiltZip; diagnostics: Diagnostic[] }> {
   const base = zipBaseName(packet);
   const name = `${base}.zip`;
@@ -181,6 +193,7 @@ export async function buildReviewerBundle(
   if (lab && options.labTable) {
     files.push({ path: LAB_KEY_FILE, bytes: enc.encode(`${JSON.stringify(labReviewerKey(lab, options.labTable), null, 2)}\n`), file: `${packet.dir} (lab key)`, verbatim: false });
   }
+  if (options.variants) files.push({ path: VARIANTS_KEY_FILE, bytes: enc.encode(variantsKeyJson(options.variants)), file: `${packet.dir} (variants key)`, verbatim: false });
   if (options.rehearsal) files.push({ path: 'REHEARSAL.json', bytes: enc.encode(rehearsalJson(options.rehearsal)), file: `${packet.dir} (rehearsal report)`, verbatim: false });
   if (options.mutation?.schemaJson) files.push({ path: 'MUTATION.json', bytes: enc.encode(options.mutation.schemaJson), file: `${packet.dir} (mutation report)`, verbatim: false });
   if (options.mutation?.html) files.push({ path: 'MUTATION.html', bytes: enc.encode(options.mutation.html), file: `${packet.dir} (mutation report page)`, verbatim: false });

@@ -10,6 +10,7 @@ import { fsPacketFiles } from '../lint/files.ts';
 import { displayPath } from '../packets/fs-source.ts';
 import { loadPackets, type LoadResult } from '../packets/load.ts';
 import { codePackets, type Packet } from '../packets/packet.ts';
+import { checkVariants } from '../packets/variants-check.ts';
 
 /**
  * `packet check` as a library: load and validate, then the file names the build would refuse,
@@ -29,6 +30,8 @@ export interface CheckOptions {
   outDir: string;
   /** The lint's results of earlier runs (node_modules/.cache/packet-kit/lint/), reused for unchanged packets. */
   lintCache?: LintCache;
+  /** The variants a build makes of each packet with parameters (`packet build --variants`), over the field's count. */
+  variants?: number;
 }
 
 /** The lint cache of a project: in its node_modules/.cache, tied to this kit's code (`kit`, its fingerprint, when known already). */
@@ -51,6 +54,8 @@ export async function checkPackets(options: CheckOptions): Promise<LoadResult> {
 export async function checkLoadedPackets(packets: readonly Packet[], options: Omit<CheckOptions, 'packetsDir' | 'ids'>): Promise<Diagnostic[]> {
   const withCode = codePackets(packets);
   const diagnostics: Diagnostic[] = withCode.flatMap((p) => packetFileRefusals(p));
+  const files = fsPacketFiles(options.cwd);
+  for (const p of withCode) diagnostics.push(...(await checkVariants(p, (rel) => files.read(p, rel), options.variants)));
   if (options.lint) {
     const { config, diagnostics: configProblems } = await loadProjectLintConfig(options.cwd, options.config);
     diagnostics.push(...configProblems);

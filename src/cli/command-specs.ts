@@ -80,6 +80,7 @@ rubric, sample, failures, assistant).`,
     packets: SHARED_FLAGS.packets,
     kind: { type: 'string', value: 'K', default: 'takehome', choices: ['takehome', 'lab', 'drill'], description: 'what to scaffold' },
     title: { type: 'string', value: 'TEXT', defaultText: 'the id in words', description: "the packet's title" },
+    variants: { type: 'boolean', default: false, description: 'a take-home with variant parameters: its function is named by [[variant.func]], one of three names per variant (docs/variants.md)' },
   },
   exit: '0 created, 1 the folder exists, 2 a wrong id, kind or flag, or a packets folder that cannot be written (PK193).',
 });
@@ -178,7 +179,8 @@ zips and the search index list only them).
      labs       every lab's test table (cached; also with --skip-rehearse),
                 dist/packets/<id>/combinations.json
   3. zips       the candidate zips <id>-<version>.zip (deterministic; refused
-                files and secrets stop the build) and packets.json
+                files and secrets stop the build) and packets.json; a packet
+                with parameters has one per variant, <id>-<version>-v<k>.zip
   4. site       the Astro site, and its search index
   5. canary     every secret line of every packet is searched in the whole
                 site, zips opened; a leak stops the build
@@ -196,6 +198,14 @@ or undoes an interrupted publish before it starts.`,
     'out-dir': { type: 'string', value: 'DIR', default: 'dist', description: 'the site; zips in DIR/zips/' },
     'reviewer-dir': { type: 'string', value: 'DIR', default: 'out/reviewer', description: 'the reviewer bundles' },
     'skip-rehearse': { type: 'boolean', default: false, description: 'a quick preview: no rehearsal, every packet is shown as "not rehearsed"' },
+    variants: {
+      type: 'integer',
+      min: 1,
+      max: 100,
+      value: 'N',
+      defaultText: "each packet's variants.count",
+      description: 'make N variants of every packet with parameters: one zip each, <id>-<version>-v<k>.zip, in the reviewer folder, variants/<id>-<version>/, with VARIANTS.json (docs/variants.md)',
+    },
     unconfined: SHARED_FLAGS.unconfined,
     jobs: SHARED_FLAGS.jobs,
     timeout: SHARED_FLAGS.timeout,

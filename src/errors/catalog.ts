@@ -8,6 +8,7 @@ import { LintErrors } from './lint-catalog.ts';
 import { JudgeFindings, RehearsalDefects, RehearsalRunErrors } from './judge-catalog.ts';
 import { LabBundleErrors, LabDefects, LabErrors } from './lab-catalog.ts';
 import { ModelErrors } from './model-catalog.ts';
+import { VariantErrors } from './variants-catalog.ts';
 
 export type { CatalogEntry } from './entry.ts';
 
@@ -422,6 +423,6 @@ export function diagnose<E extends CatalogEntry<any>>(
 
 /** Every catalog entry, sorted by code: the source of the error reference. */
 export function catalogEntries(): CatalogEntry<any>[] {
-  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, RehearsalRunErrors, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, CliErrors, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
+  const all = [Errors, LintErrors, BundleErrors, JudgeFindings, RehearsalDefects, RehearsalRunErrors, GradeErrors, ModelErrors, LabErrors, LabBundleErrors, LabDefects, VariantErrors, CliErrors, InternalErrors].flatMap((area) => Object.values(area)) as CatalogEntry<any>[];
   return all.sort((a, b) => a.code.localeCompare(b.code));
 }

@@ -50,6 +50,8 @@ export const manifestPacketSchema = z.looseObject({
   sha256: downloadSchema.shape.sha256,
   /** How the rehearsal of this digest ended. */
   rehearsal: rehearsalStatusSchema,
+  /** How many variants the build made of a packet with parameters (the zip is the first one's). */
+  variants: z.int().positive().optional(),
 });
 
 /** The build manifest, `packets.json`. */
@@ -73,6 +75,8 @@ export interface BuildStatus {
   rehearsal: RehearsalStatus;
   /** True when this digest is in the site's search index. */
   indexed?: true;
+  /** How many variants the build made of the packet; absent for a packet without parameters. */
+  variants?: number;
 }
 
 /** Parse the text of `packets.json`; throws an error naming the file and the first problems. */
@@ -99,5 +103,10 @@ export function parseBuildManifest(text: string, file: string): BuildManifest {
 export function buildStatus(manifest: BuildManifest | undefined, id: string, digest: string): BuildStatus {
   const entry = manifest?.packets.find((p) => p.id === id && p.digest === digest);
   if (!entry) return { rehearsal: 'not-rehearsed' };
-  return { download: { zip: entry.zip, size: entry.size, sha256: entry.sha256 }, rehearsal: entry.rehearsal, ...(manifest?.search ? { indexed: true as const } : {}) };
+  return {
+    download: { zip: entry.zip, size: entry.size, sha256: entry.sha256 },
+    rehearsal: entry.rehearsal,
+    ...(manifest?.search ? { indexed: true as const } : {}),
+    ...(entry.variants ? { variants: entry.variants } : {}),
+  };
 }

@@ -111,6 +111,7 @@ export function partFields(part: PartName): FieldReference[] {
       });
       if (s.type === 'object' && s.properties) walk(s, path);
       else if (s.type === 'array' && s.items?.type === 'object' && s.items.properties) walk(s.items, `${path}[]`);
+      else if (s.type === 'object' && typeof s.additionalProperties === 'object' && s.additionalProperties.properties) walk(s.additionalProperties, `${path}.<name>`);
     }
   };
   walk(partJsonSchema(part) as JsonSchema, '');

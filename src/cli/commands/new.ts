@@ -10,7 +10,7 @@ import { newSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { packetsFlag } from '../shell-word.ts';
-import { writeScaffold, type TEMPLATES } from '../scaffold.ts';
+import { VARIANTS_NOTE, variantsRefusal, writeScaffold, type TEMPLATES } from '../scaffold.ts';
 
 export { TEMPLATES } from '../scaffold.ts';
 
@@ -27,6 +27,7 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     io.err(`packet new: give exactly one id, e.g. \`packet new retry-budget\`.\n`);
     return 2;
   }
+  if (values.variants && variantsRefusal(kind)) return (io.err(variantsRefusal(kind)!), 2);
   if (packetId(id) !== id) {
     io.err(`packet new: "${id}" is not a packet id; ids are lowercase words joined by dashes, e.g. "${packetId(id) || 'retry-budget'}".\n`);
     return 2;
@@ -47,13 +48,13 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
   if (before) return unwritable(before);
   const title = values.title ?? id.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
   try {
-    await writeScaffold(kind, target, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) });
+    await writeScaffold(kind, target, { id, title: title.replace(/"/g, '\\"'), date: io.now().toISOString().slice(0, 10) }, { variants: values.variants });
   } catch (err) {
     const fault = fsFault(err);
     if (!fault) throw err;
     return unwritable(fault);
   }
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
-  io.out(`Created ${rel}/ (${what}).\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
+  io.out(`Created ${rel}/ (${what}).${values.variants ? VARIANTS_NOTE : ''}\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;
 }

@@ -3,6 +3,7 @@ import { PRIMITIVE_DOCS, PRIMITIVES, primitiveSchema } from './primitives.ts';
 import { LIMIT_MAXIMA } from '../../sandbox/limits.ts';
 import { isoDate, relativeGlob, relativePath, semver } from './common.ts';
 import { field } from './field-doc.ts';
+import { variantsSchema } from './prompt-variants.ts';
 import { FILE_LIMIT_MAX_MB, FILE_LIMIT_MB, ZIP_LIMIT_MAX_MB, ZIP_LIMIT_MB } from '../file-limits.ts';
 
 // Each field's words live in its field() call: they are the JSON Schema's descriptions, the
@@ -225,8 +226,13 @@ export const promptSchema = z.strictObject({
   }),
   seed: field(z.string().min(1), {
     description:
-      'A label you change whenever the packet is reused with new data or names, so answers to an earlier use do not fit this one. The kit reads nothing from it; it is part of the content, so changing it changes the digest.',
+      'A label you change whenever the packet is reused with new data or names, so answers to an earlier use do not fit this one. It is part of the content, so changing it changes the digest; in a packet with `variants`, it also seeds the draw of every variant\'s parameters, so a new seed gives every variant new values.',
     examples: ['rb-2026-11'],
+  }),
+  variants: field(variantsSchema.optional(), {
+    description:
+      'Make a variant of the packet per candidate: parameters drawn from `seed` and the variant\'s number, written into the prompt, the starter, the sample, the hidden tests and the mutants by `[[variant.NAME]]` placeholders, and one candidate zip per variant (docs/variants.md). Left out, the packet has one version, as before.',
+    examples: [{ count: 3, params: { limit: { int: [3, 9] }, verb: { pick: ['fetch', 'load', 'pull'] } } }],
   }),
   tags: field(z.array(z.string().min(1)).default([]), {
     description: 'Free words for the catalog\'s tag filter and search.',
