@@ -309,7 +309,10 @@ another, or one scorecard.json. Labs and drills are graded from the answer sheet
 export (.json files, or folders of them): each sheet is read strictly and must name the
 packet's version and digest; a lab's chosen code (hand edits included) runs through the same
 judge in the sandbox, a drill's verdicts meet the key; the cards carry the answers beside the
-key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/.`,
+key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/. A packet with
+variants: each submission is graded against the variant its README names (its Variant: and
+Digest: lines must agree, PK580-PK583), and one that is red on its own variant is tried against
+up to 3 others' tests: passing one is PK584, a no-hire (docs/grading.md).`,
   positionals: true,
   flags: {
     packets: SHARED_FLAGS.packets,
