@@ -7,6 +7,7 @@
  * code carries, first. Pure.
  */
 import { GradeErrors } from '../errors/grade-catalog.ts';
+import { shownName } from '../errors/safe-name.ts';
 import { finding, type Finding } from '../judge/findings.ts';
 import { variantId, variantNumber, type VariantValues } from '../packets/variants.ts';
 import { VARIANTS_MAX } from '../packets/schema/prompt-variants.ts';
@@ -51,7 +52,8 @@ export async function readVariant(stated: { variant: string | null; digest: stri
   const k = variantNumber(stated.variant);
   // Only a variant that was sent out (1..count) is known: a larger one needs --variants N.
   const own = k !== undefined && k <= Math.min(lookup.count, VARIANTS_MAX) ? await lookup.byNumber(k) : undefined;
-  if (!own) return { refusal: finding('intake', GradeErrors.VariantUnknown, { stated: stated.variant, id: packetId, range: sentOut }, place) };
+  // The stated id is the candidate's text: shown with its controls, bidi and zero-width characters escaped.
+  if (!own) return { refusal: finding('intake', GradeErrors.VariantUnknown, { stated: shownName(stated.variant), id: packetId, range: sentOut }, place) };
   if (stated.digest === own.digest) return { variant: own };
   const owner = stated.digest ? await digestOwner(stated.digest, lookup) : undefined;
   if (owner) return { refusal: finding('intake', GradeErrors.VariantDigestOther, { stated: own.id, owner: owner.id, digest: stated.digest!.slice(0, 12) }, place) };

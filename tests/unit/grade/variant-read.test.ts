@@ -50,6 +50,14 @@ describe('readVariant', () => {
     expect(await readVariant({ variant: 'v4', digest: d(4) }, lookup(5), 'p')).toEqual({ variant: { number: 4, id: 'v4', digest: d(4) } });
   });
 
+  it('shows a hostile stated id escaped: no control or bidi character reaches the finding', async () => {
+    const r = await readVariant({ variant: 'v1\u001b[2J\u202e', digest: d(1) }, lookup(3), 'p');
+    expect('refusal' in r && r.refusal.code).toBe('PK581');
+    const message = 'refusal' in r ? r.refusal.message : '';
+    expect(message).not.toMatch(/[\u001b\u202e]/);
+    expect(message).toContain('v1');
+  });
+
   it("refuses a digest that is another variant's (PK582), naming both", async () => {
     const r = await readVariant({ variant: 'v2', digest: d(1) }, lookup(3), 'p');
     expect('refusal' in r && r.refusal.code).toBe('PK582');
