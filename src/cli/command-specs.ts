@@ -309,7 +309,10 @@ another, or one scorecard.json. Labs and drills are graded from the answer sheet
 export (.json files, or folders of them): each sheet is read strictly and must name the
 packet's version and digest; a lab's chosen code (hand edits included) runs through the same
 judge in the sandbox, a drill's verdicts meet the key; the cards carry the answers beside the
-key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/.`,
+key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/. A packet with
+variants: each submission is graded against the variant its README names (its Variant: and
+Digest: lines must agree, PK580-PK583), and one that is red on its own variant is tried against
+up to 3 others' tests: passing one is PK584, a no-hire (docs/grading.md).`,
   positionals: true,
   flags: {
     packets: SHARED_FLAGS.packets,
@@ -317,6 +320,14 @@ key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/.`,
     jobs: { ...SHARED_FLAGS.jobs, description: 'submissions graded at once' },
     timeout: SHARED_FLAGS.timeout,
     format: { type: 'string', value: 'F', default: 'text', choices: ['text', 'json'], description: 'the summary: lines, or JSON' },
+    variants: {
+      type: 'integer',
+      min: 1,
+      max: 100,
+      value: 'N',
+      defaultText: "the packet's variants.count",
+      description: "how many variants were sent out (as packet build --variants N): a submission's own variant is read from its README, and the leak check looks among v1..vN (docs/grading.md)",
+    },
     unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the submissions without isolation (only for code you trust; every card says so)' },
   },
   exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',

@@ -375,4 +375,47 @@ export const GradeErrors = {
     message: ({ folder, reason }) => `The calibration set could not be written to ${folder}: ${reason}. Whatever was written there is not a complete set: do not hand it to a reviewer.`,
     hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, then calibrate again into an empty folder (--out DIR chooses it).`,
   }),
+  VariantUnstated: entry<{ id: string; owner: string | null }>({
+    code: 'PK580',
+    name: 'VariantUnstated',
+    title: 'A submission of a packet with variants names no variant',
+    severity: 'error',
+    message: ({ id, owner }) =>
+      `Packet ${id} has variants, and the submission's README.md has no \`Variant:\` line${owner ? ` (its \`Digest:\` is variant ${owner}'s)` : ''}. Its hidden tests depend on the variant, so it was not graded against any of them.`,
+    hint: () => 'Look up which variant zip you sent this candidate (the reviewer key VARIANTS.json lists each variant\'s id and digest), put its `Variant:` and `Digest:` lines back into the submission\'s README.md as the zip had them, and grade again.',
+  }),
+  VariantUnknown: entry<{ stated: string; id: string; range: string }>({
+    code: 'PK581',
+    name: 'VariantUnknown',
+    title: 'A submission names a variant the packet does not have',
+    severity: 'error',
+    message: ({ stated, id, range }) => `The submission's README.md names variant "${stated}", which is not one of the variants of packet ${id} sent out (${range}). It was not graded against any variant.`,
+    hint: () => 'If you built and sent more variants than the packet\'s variants.count, grade with --variants N (as many as packet build --variants made, at most 100). Otherwise check in the reviewer key VARIANTS.json which variant zip you sent this candidate, correct the `Variant:` and `Digest:` lines of the submission\'s README.md to that variant\'s, and grade again.',
+  }),
+  VariantDigestOther: entry<{ stated: string; owner: string; digest: string }>({
+    code: 'PK582',
+    name: 'VariantDigestOther',
+    title: "A submission's variant and digest disagree",
+    severity: 'error',
+    message: ({ stated, owner, digest }) => `The submission's README.md names variant ${stated}, but its \`Digest:\` (${digest}…) is variant ${owner}'s. The two lines must name the same variant, so it was not graded against either.`,
+    hint: ({ stated, owner }) => `Check in the reviewer key VARIANTS.json which variant you sent this candidate (${stated} or ${owner}), make both lines of the submission's README.md name it, and grade again; a candidate who edited them is worth asking why.`,
+  }),
+  VariantDigestUnknown: entry<{ stated: string; digest: string | null; range: string }>({
+    code: 'PK583',
+    name: 'VariantDigestUnknown',
+    title: "A submission's digest is no variant's",
+    severity: 'error',
+    message: ({ stated, digest, range }) =>
+      `The submission's README.md names variant ${stated}, but ${digest ? `its \`Digest:\` (${digest}…) is the digest of no variant (${range}) of this version of the packet` : 'it has no `Digest:` line'}. It was not graded against any variant.`,
+    hint: () => 'The zip may be of another version of the packet, or the README was edited: check the reviewer key VARIANTS.json of the version you sent, grade with the packets of that version (--packets DIR), or put back the `Digest:` line of the zip you sent, and grade again.',
+  }),
+  AnswersOtherVariant: entry<{ own: string; other: string; ownTests: string; otherTests: string }>({
+    code: 'PK584',
+    name: 'AnswersOtherVariant',
+    title: "A submission passes another variant's tests, not its own",
+    severity: 'error',
+    message: ({ own, other, ownTests, otherTests }) =>
+      `This submission passes variant ${other}'s tests, not its own variant ${own}: against ${own}'s tests it is red (${ownTests}), against ${other}'s every test passes (${otherTests}). Its code answers another candidate's variant: a copied answer, not a solution of the task it was given.`,
+    hint: ({ own, other }) => `Do not hire on this card. Compare the submission with the answers to variant ${other} you have seen, and ask the candidate to walk through their solution of ${own}; a solution that passes both variants is never flagged.`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

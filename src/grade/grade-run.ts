@@ -26,6 +26,8 @@ export interface GradeFlags extends PoolFlags {
   packets: string;
   out: string;
   unconfined: boolean;
+  /** For a packet with variants: how many were sent out; default its `variants.count`. */
+  variants?: number;
 }
 
 /** Grade as `packet grade` does; returns its exit code (0 all graded, 1 some could not be, 2 no sandbox, a bad flag, no such packet, a scorecard or the grades folder that cannot be written). */
@@ -70,7 +72,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     const files = await loadPacketFiles(packet, path.resolve(host.cwd, flags.packets, source.folder));
     const runner = ready.runner(pool.timeoutMs, packet.prompt.data.sandbox);
     if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
-    return exitOf(await gradeSubmissions({ ...common, files, submissions, runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
+    return exitOf(await gradeSubmissions({ ...common, files, submissions, ...(flags.variants !== undefined ? { variants: flags.variants } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
   } finally {
     await ctx.dispose();
   }

@@ -28,6 +28,12 @@ import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
 import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
 import { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
+import type { Judgement } from '../judge/judge.ts';
+import type { Submission } from '../judge/workspace.ts';
+import type { CardVariant } from '../judge/scorecard.ts';
+import { variantId, type VariantValues } from '../packets/variants.ts';
+import { leakCandidates, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
+import { variantBench, type VariantBench } from './grade-variants.ts';
 
 export { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 
@@ -64,6 +70,8 @@ export interface GradeOptions {
   now: () => number;
   random: () => number;
   reporter?: GradeReporter;
+  /** For a packet with variants: how many were sent out (`--variants`); default the packet's `variants.count`. */
+  variants?: number;
 }
 
 /** One row of the batch summary. */
@@ -86,6 +94,8 @@ export interface SummaryRow {
   cardWritten: boolean;
   /** Why the scorecard is not there, when it is not. */
   cardError?: string;
+  /** The variant graded (`v3`), for a packet with variants; null when none was (a refusal), absent for a packet without. */
+  variant?: string | null;
   /** The very card written to `card` (its scorecard.json), so the rubric page imports the batch as a queue; null when it was not written. */
   scorecard: Scorecard | null;
 }
@@ -95,7 +105,8 @@ export interface GradeSummary {
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
   /** Always {@link GRADE_SUMMARY_KIND}, so the rubric page tells a summary from a scorecard. */
   kind: typeof GRADE_SUMMARY_KIND;
-  packet: { id: string; version: string; digest: string };
+  /** `variants`: for a packet with variants, how many were sent out (the leak check's pool); absent otherwise. */
+  packet: { id: string; version: string; digest: string; variants?: number };
   date: string;
   rows: SummaryRow[];
 }
@@ -122,12 +133,14 @@ export function statedVersion(readme: string | undefined): { version: string | n
 
 /** summary.csv: one row per submission, every cell through `csvCell` so no name opens as a formula. */
 export function summaryCsv(summary: GradeSummary): string {
-  const head = ['name', 'sha256', 'graded', 'verdict', 'tests', 'errors', 'warnings', 'codes', 'auto_points', 'max_points', 'decision', 'scorecard'];
-  const lines = summary.rows.map((r) => [r.name, r.sha256, r.graded, r.verdict, r.tests, r.errors, r.warnings, r.codes.join(' '), r.autoPoints, r.maxPoints, r.decision, r.cardWritten ? r.card : `not written: ${r.cardError ?? 'unknown'}`].map(csvCell).join(','));
+  // A packet with variants gains a last column: the variant each submission was graded as.
+  const withVariant = summary.packet.variants !== undefined;
+  const head = ['name', 'sha256', 'graded', 'verdict', 'tests', 'errors', 'warnings', 'codes', 'auto_points', 'max_points', 'decision', 'scorecard', ...(withVariant ? ['variant'] : [])];
+  const lines = summary.rows.map((r) => [r.name, r.sha256, r.graded, r.verdict, r.tests, r.errors, r.warnings, r.codes.join(' '), r.autoPoints, r.maxPoints, r.decision, r.cardWritten ? r.card : `not written: ${r.cardError ?? 'unknown'}`, ...(withVariant ? [r.variant ?? ''] : [])].map(csvCell).join(','));
   return `${head.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
 }
 
-async function gradeOne(o: GradeOptions, source: string, name: string): Promise<Scorecard> {
+async function gradeOne(o: GradeOptions, source: string, name: string, bench?: VariantBench): Promise<Scorecard> {
   const { packet } = o.files;
   const date = o.date().toISOString();
   const keep = new Set([...o.files.starter.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]!));
@@ -149,11 +162,25 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
       extra: [intake.refusal],
     });
   }
-  const stated = statedVersion(intake.kitFiles.get('README.md')?.toString('utf8'));
+  const readme = intake.kitFiles.get('README.md')?.toString('utf8');
+  const stated = statedVersion(readme);
   const extra: Finding[] = [];
-  const current = `version ${packet.prompt.data.version} (digest ${packet.digest.slice(0, 12)})`;
+  // A packet with variants: the submission's own variant's files, read from its README, or no grade at all.
+  let files = o.files;
+  let own: { number: number; values: VariantValues; digest: string } | undefined;
+  if (bench) {
+    const reading = await readVariant({ variant: statedVariantId(readme), digest: stated.digest }, bench, packet.id);
+    if ('refusal' in reading) {
+      const sub = { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated };
+      return buildScorecard({ ...base, submission: sub, sandbox: null, judgement: null, extra: [reading.refusal] });
+    }
+    files = await bench.files(reading.variant.number);
+    own = { number: reading.variant.number, values: bench.values(reading.variant.number), digest: reading.variant.digest };
+  }
+  const digest = own?.digest ?? packet.digest;
+  const current = `version ${packet.prompt.data.version} (digest ${digest.slice(0, 12)})`;
   if (!stated.version && !stated.digest) extra.push(finding('version', GradeErrors.VersionUnstated, {}, { file: 'README.md' }));
-  else if (stated.version !== packet.prompt.data.version || (stated.digest && stated.digest !== packet.digest)) {
+  else if (stated.version !== packet.prompt.data.version || (stated.digest && stated.digest !== digest)) {
     extra.push(finding('version', GradeErrors.VersionMismatch, { stated: `version ${stated.version ?? '?'}${stated.digest ? ` (digest ${stated.digest.slice(0, 12)})` : ''}`, current }, { file: 'README.md' }));
   }
   const texts = [...intake.files].filter(([, b]) => !b.includes(0));
@@ -162,14 +189,51 @@ async function gradeOne(o: GradeOptions, source: string, name: string): Promise<
   }
   const submission = { files: intake.files, deleted: [] };
   // The cheap findings first, in milliseconds, before any sandbox.
-  const plan = planWorkspace(o.files, submission, { withHidden: true, canaries: false, random: o.random });
-  if (!('rejected' in plan)) o.reporter?.onCheap?.(name, [...staticFindings(o.files.rules, { starter: o.files.candidateStarter, before: plan.before, protectedEdits: plan.protectedEdits }).findings, ...extra]);
-  const judged = await judgeRun({ files: o.files, submission, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
+  const plan = planWorkspace(files, submission, { withHidden: true, canaries: false, random: o.random });
+  if (!('rejected' in plan)) o.reporter?.onCheap?.(name, [...staticFindings(files.rules, { starter: files.candidateStarter, before: plan.before, protectedEdits: plan.protectedEdits }).findings, ...extra]);
+  const judged = await judgeRun({ files, submission, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
   const sub = { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated };
   if ('rejected' in judged) {
     return buildScorecard({ ...base, submission: sub, sandbox: null, judgement: null, extra: [finding('intake', GradeErrors.SubmissionUnreadable, { reason: `its files cannot be laid out: ${judged.rejected}` }), ...extra] });
   }
-  return buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra });
+  if (!bench || !own) return buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra });
+  const leak = await leakCheck(o, bench, own, submission, judged.judgement, texts.map(([, b]) => b.toString('utf8')));
+  const card = buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra: leak.finding ? [...extra, leak.finding] : extra });
+  return withVariant(card, { ...variantOnCard(own), leakCheck: leak.check });
+}
+
+/** A card with its variant, and the veto of a submission that answers another variant: never a hire, nor pending a reviewer's hire. */
+export function withVariant(card: Scorecard, variant: CardVariant): Scorecard {
+  const leaked = card.findings.find((f) => f.code === GradeErrors.AnswersOtherVariant.code);
+  const decision = leaked && card.decision.state !== 'no-hire' && card.decision.state !== 'not-graded' ? { ...card.decision, state: 'no-hire' as const, reason: `${leaked.code}: it passes variant ${variant.leakCheck.passed}'s tests, not its own variant ${variant.id}` } : card.decision;
+  return { ...card, decision, variant };
+}
+
+/**
+ * The leak check applied to a submission: when its own variant's tests are not all green (and
+ * the run could be trusted), judge it against up to LEAK_CHECK_MAX other variants' tests, those
+ * whose values its code carries first; the first that is all green is named. A submission green
+ * on its own variant is not checked: a general solution passes every variant and is fine.
+ */
+async function leakCheck(o: GradeOptions, bench: VariantBench, own: { number: number; values: VariantValues }, submission: Submission, mine: Judgement, texts: readonly string[]): Promise<{ check: CardVariant['leakCheck']; finding?: Finding }> {
+  const untrusted = mine.findings.some((f) => f.kind === 'infra' || f.kind === 'tamper');
+  if (mine.testsGreen || untrusted) return { check: { ran: false, reason: mine.testsGreen ? 'its own variant is green' : 'its own run cannot be trusted', tried: [], passed: null } };
+  const pool = Math.max(bench.count, own.number);
+  const others = [];
+  for (let k = 1; k <= pool; k++) if (k !== own.number) others.push({ number: k, values: bench.values(k) });
+  const tried: string[] = [];
+  for (const k of leakCandidates(own, others, texts)) {
+    const v = await bench.variant(k);
+    if (!v) continue;
+    tried.push(v.id);
+    const r = await judgeRun({ files: await bench.files(k), submission, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
+    if ('rejected' in r) continue;
+    const clean = r.judgement.testsGreen && !r.judgement.findings.some((f) => f.kind === 'infra' || f.kind === 'run' || f.kind === 'tamper');
+    if (!clean) continue;
+    const f = finding('hidden-tests', GradeErrors.AnswersOtherVariant, { own: variantId(own.number), other: v.id, ownTests: mine.description, otherTests: r.judgement.description });
+    return { check: { ran: true, reason: 'its own variant is red', tried, passed: v.id }, finding: f };
+  }
+  return { check: { ran: true, reason: 'its own variant is red', tried, passed: null } };
 }
 
 /** What a batch gave: the cards, the summary, and the faults of the files that could not be written (PK541, PK542). */
@@ -198,12 +262,13 @@ async function writeCard(dir: string, card: Scorecard): Promise<{ reason: string
 /** Grade every submission; write each scorecard and the summary, every one that can be. */
 export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
   const { packet } = o.files;
-  return gradeBatch({ ...o, packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest } }, (source, name) => gradeOne(o, source, name));
+  const bench = packet.prompt.data.variants ? variantBench(packet, o.files.packetDir, o.scratchDir, o.variants) : undefined;
+  return gradeBatch({ ...o, packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) } }, (source, name) => gradeOne(o, source, name, bench));
 }
 
 /** What a batch needs whatever it grades: the submissions, where the cards go, how many at once, the packet the summary names. */
 export interface BatchOptions {
-  packet: { id: string; version: string; digest: string };
+  packet: { id: string; version: string; digest: string; variants?: number };
   submissions: readonly string[];
   outDir: string;
   jobs: number;
@@ -257,6 +322,7 @@ export async function gradeBatch(o: BatchOptions, grade: (source: string, name: 
       maxPoints: c.rows.reduce((n, r) => n + r.max, 0),
       decision: c.decision.state,
       card: `${c.submission.name}/scorecard.json`,
+      ...(o.packet.variants !== undefined ? { variant: c.variant?.id ?? null } : {}),
       cardWritten: !notWritten.has(c),
       ...(notWritten.has(c) ? { cardError: notWritten.get(c)! } : {}),
       scorecard: notWritten.has(c) ? null : c,

@@ -120,6 +120,25 @@ export function quoteEvidence(j: Pick<Judgement, 'description' | 'findings'>): (
   };
 }
 
+/**
+ * The variant a submission was graded as (a packet with variants): read from its README's
+ * `Variant:` line and proven by its `Digest:`; the reviewer's view of what the candidate got.
+ */
+export interface CardVariant {
+  /** `v3`. */
+  id: string;
+  number: number;
+  /** The values drawn for it, by parameter name (the packet's, not the candidate's). */
+  values: Readonly<Record<string, string | number>>;
+  /** The digest of the variant's rendered files (the card's `packet.digest` stays the packet's own). */
+  digest: string;
+  /**
+   * The leak check: whether the submission was judged against other variants' tests (only when
+   * its own are not all green), which, and the first whose tests it passes (PK584), or null.
+   */
+  leakCheck: { ran: boolean; reason: string; tried: string[]; passed: string | null };
+}
+
 /** The scorecard document. */
 export interface Scorecard {
   schemaVersion: typeof SCORECARD_SCHEMA_VERSION;
@@ -165,6 +184,8 @@ export interface Scorecard {
   decision: DecisionSoFar;
   /** A card graded from a lab's or a drill's answer sheet: each answer beside the key, the plan, the final tests, the timeline. Absent on a take-home's card. */
   answers?: SheetAnswers;
+  /** The variant graded, for a packet with variants (see {@link CardVariant}); absent for a packet without, or when no variant could be read (the card's finding says why). */
+  variant?: CardVariant;
 }
 
 /**
@@ -283,7 +304,14 @@ export function scorecardMarkdown(c: Scorecard): string {
   out.push(`# ${c.packet.id} ${c.packet.version}: ${markdownText(c.submission.name)}`, '');
   out.push(`**${c.verdict}**, decision so far: **${c.decision.state}** (${cell(c.decision.reason)}).`, '');
   out.push(`- Submission: ${md(c.submission.source, CANDIDATE_TEXT_LIMITS.sentence)} (${c.submission.kind}, sha256 \`${c.submission.sha256 ?? 'unknown'}\`)`);
-  out.push(`- Packet digest: \`${c.packet.digest}\`${c.submission.stated.digest && c.submission.stated.digest !== c.packet.digest ? ` (the submission names \`${c.submission.stated.digest}\`)` : ''}`);
+  const ownDigest = c.variant?.digest ?? c.packet.digest;
+  out.push(`- Packet digest: \`${c.packet.digest}\`${c.submission.stated.digest && c.submission.stated.digest !== ownDigest ? ` (the submission names \`${c.submission.stated.digest}\`)` : ''}`);
+  if (c.variant) {
+    const values = Object.entries(c.variant.values).map(([k, v]) => `${k} = ${md(String(v))}`).join(', ');
+    const leak = c.variant.leakCheck;
+    out.push(`- Variant: \`${c.variant.id}\` (digest \`${c.variant.digest}\`): ${values || 'no values'}`);
+    out.push(`- Leak check: ${leak.ran ? `judged against ${leak.tried.length ? leak.tried.map((t) => `\`${t}\``).join(', ') : 'no other variant'}; ${leak.passed ? `passes \`${leak.passed}\`'s tests` : "passes none of their tests"}` : `not run (${leak.reason})`}`);
+  }
   if (c.submission.stated.version !== null && c.submission.stated.version !== c.packet.version) out.push(`- The submission's README names version ${md(c.submission.stated.version)} (${CANDIDATE_LABEL})`);
   out.push(`- Graded ${c.date} by packet-kit ${c.kit.version}${c.sandbox ? ` in ${c.sandbox}` : ''}`);
   if (c.tests) out.push(`- Tests: ${markdownText(c.tests.description)}; expected ${c.tests.expected.visible} visible and ${c.tests.expected.hidden} held-out`);

@@ -19,6 +19,19 @@ export function verdictWords(w: GraderWord | undefined): string {
   return `the grader's verdict is ${w.verdict}${codes.length ? ` (${codes.join(', ')})` : ''}`;
 }
 
+/**
+ * Findings that veto a hire whatever the reviewer scores: a submission that passes another
+ * variant's hidden tests and not its own (PK584, src/errors/grade-catalog.ts AnswersOtherVariant;
+ * a unit test holds the two equal). Written here as codes, so the browser loads no catalog.
+ */
+export const GRADER_VETO_CODES: readonly string[] = ['PK584'];
+
+/** "the grader vetoes a hire: PK584 ...", or '' when no finding of the card vetoes it. */
+export function graderVeto(w: GraderWord | undefined): string {
+  const codes = [...new Set((w?.findings ?? []).filter((f) => GRADER_VETO_CODES.includes(f.code)).map((f) => f.code))];
+  return codes.length ? `the grader vetoes a hire: ${codes.join(', ')} (the submission passes another variant's tests, not its own)` : '';
+}
+
 /** The reason of a no-hire by a fired veto: the veto's row, score and note, then the verdict's words. */
 export function vetoReason(fired: readonly { row: string; score: number; atMost: number; note: string }[], caught: string): string {
   return `veto on ${fired.map((v) => `${v.row} (${v.score} <= ${v.atMost}): ${v.note}`).join('; ')}${caught ? `; ${caught}` : ''}`;

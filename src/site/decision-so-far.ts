@@ -1,5 +1,5 @@
 import { decide } from '../judge/score.ts';
-import { shortReason, verdictWords, vetoReason, type GraderWord } from '../judge/verdict-words.ts';
+import { graderVeto, shortReason, verdictWords, vetoReason, type GraderWord } from '../judge/verdict-words.ts';
 import type { ScoringCard } from './scored-sheet.ts';
 
 /**
@@ -18,6 +18,9 @@ export function decisionSoFar(
   const open = rows.filter((r) => scores[r.id] === undefined);
   const scored: Record<string, number> = {};
   for (const r of rows) if (scores[r.id] !== undefined) scored[r.id] = scores[r.id]!;
+  // A finding the grader counts as a veto holds whatever the rows say, as the scorecard's own decision does.
+  const vetoed = graderVeto(grader);
+  if (vetoed) return { state: 'no-hire', reason: vetoed, open: open.length };
   if (open.length === 0) {
     const d = decide(card.rubric, scored);
     return { state: d.decision, reason: d.reason, open: 0 };

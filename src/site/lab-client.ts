@@ -1,23 +1,18 @@
 /**
- * The lab page in the browser: the candidate's choices drive the file view (a CodeMirror editor
- * per changed file, editable only inside the suggestions' regions), "Run tests" reads the
+ * The lab page in the browser: the candidate's choices drive the file views (the build's
+ * highlighted code, src/site/lab-code-view.ts, each replaced by a CodeMirror editor editable only
+ * inside the suggestions' regions, src/site/lab-editor.ts, loaded on demand), "Run tests" reads the
  * precomputed table, and the answer sheet autosaves in this browser and exports as JSON with the
  * lab's version and digest. No code of the lab runs here.
  */
-import { history, redo, standardKeymap, undo } from '@codemirror/commands';
-import { pythonLanguage } from '@codemirror/lang-python';
-import { syntaxHighlighting } from '@codemirror/language';
-import { EditorState, RangeSetBuilder, StateEffect, StateField, Transaction, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
-import { CODE_HIGHLIGHT } from './code-theme.ts';
-import { composeLab, stateOfText, variantOf, type ComposeFile, type ComposeSuggestion, type LabState } from '../packets/lab-compose.ts';
+import { mountFileViews } from './lab-code-view.ts';
+import { stateOfText, variantOf, type ComposeFile, type ComposeSuggestion, type LabState } from '../packets/lab-compose.ts';
 import { runView, type PageState } from '../labs/run-view.ts';
 import { LAB_SHEET_KIND, missingReasons, PLAN_FIELDS, readLabSheet, SHEET_SCHEMA_VERSION, sheetFileName, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import { LAB_TABLE_KIND, type CandidateTable } from '../labs/table.ts';
 import { downloadJson } from './download-json.ts';
 import { mountRound, type Round } from './round-page.ts';
 import { labHasAnswers, labMissing } from './round-lab.ts';
-import { touchedRegions } from './round-timeline.ts';
 
 /** What the page hands its script (no key: the candidate's view only). */
 export interface LabPageData {
@@ -28,50 +23,6 @@ export interface LabPageData {
   table: string;
   suggestions: ComposeSuggestion[];
   files: ComposeFile[];
-}
-
-/** A region of an editor: the suggestion it holds and where it is now. */
-interface Region {
-  index: number;
-  from: number;
-  to: number;
-}
-
-const setRegion = StateEffect.define<Region>();
-
-/** The regions of a document, moved along with every edit; a programmatic replacement sets its region outright. */
-function regionsField(initial: Region[]) {
-  return StateField.define<Region[]>({
-    create: () => initial,
-    update(regions, tr) {
-      let out = tr.docChanged ? regions.map((r) => ({ ...r, from: tr.changes.mapPos(r.from, -1), to: tr.changes.mapPos(r.to, -1) })) : regions;
-      for (const e of tr.effects) if (e.is(setRegion)) out = out.map((r) => (r.index === e.value.index ? e.value : r));
-      return out;
-    },
-  });
-}
-
-/** The positions inside a region a candidate may change: up to its final newline, which keeps it apart from the next line. */
-function editable(doc: EditorState['doc'], r: Region): [number, number] {
-  return [r.from, r.to > r.from && doc.sliceString(r.to - 1, r.to) === '\n' ? r.to - 1 : r.to];
-}
-
-/** Decorations marking every line of every region. */
-function regionDecorations(field: StateField<Region[]>, ids: readonly string[]): Extension {
-  return EditorView.decorations.compute([field, 'doc'], (state): DecorationSet => {
-    const builder = new RangeSetBuilder<Decoration>();
-    const regions = [...state.field(field)].sort((a, b) => a.from - b.from);
-    for (const r of regions) {
-      const [from, end] = editable(state.doc, r);
-      const first = state.doc.lineAt(from).number;
-      const last = state.doc.lineAt(Math.max(from, end)).number;
-      for (let n = first; n <= last; n++) {
-        const line = state.doc.line(n);
-        builder.add(line.from, line.from, Decoration.line({ class: 'cm-region', attributes: { 'data-region': ids[r.index]! } }));
-      }
-    }
-    return builder.finish();
-  });
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] {
@@ -95,99 +46,26 @@ export function mountLab(root: HTMLElement): void {
     status.dataset.tone = tone;
   };
 
-  // One editor per changed file; `programmatic` marks the page's own replacements.
-  const editors = new Map<string, { view: EditorView; field: StateField<Region[]> }>();
-  let programmatic = false;
-  const composed = composeLab(data, data.suggestions.map(() => 'reject'));
-  for (const file of data.files) {
-    const host = q<HTMLElement>(`[data-editor="${CSS.escape(file.path)}"]`);
-    if (!host) continue;
-    const regions: Region[] = [];
-    let at = 0;
-    for (const seg of file.segments) {
-      const text = typeof seg === 'string' ? seg : data.suggestions[seg]!.original;
-      if (typeof seg === 'number') regions.push({ index: seg, from: at, to: at + text.length });
-      at += text.length;
-    }
-    const field = regionsField(regions);
-    const onlyInRegions = EditorState.changeFilter.of((tr: Transaction) => {
-      const allowed = tr.startState.field(field).map((r) => editable(tr.startState.doc, r));
-      let ok = true;
-      tr.changes.iterChangedRanges((fromA, toA) => {
-        if (!allowed.some(([from, to]) => fromA >= from && toA <= to)) ok = false;
-      });
-      return ok;
-    });
-    const view = new EditorView({
-      parent: host,
-      state: EditorState.create({
-        doc: composed.get(file.path) ?? '',
-        extensions: [
-          lineNumbers(),
-          // Wrapped lines: no horizontal scrolling region that the keyboard cannot reach.
-          EditorView.lineWrapping,
-          // Undo and redo act on the candidate's typing only: the page's own replacements stay out of the history.
-          history(),
-          // Undo and redo read from the key event itself: a redo with nothing left to redo stays a redo, where the
-          // keymap would fall back to the key without Shift and undo the candidate's typing.
-          EditorView.domEventHandlers({
-            keydown(event, view) {
-              if (!(event.ctrlKey || event.metaKey) || event.altKey) return false;
-              const key = event.key.toLowerCase();
-              if (key === 'z') (event.shiftKey ? redo : undo)(view);
-              else if (key === 'y' && !event.shiftKey) redo(view);
-              else return false;
-              event.preventDefault();
-              return true;
-            },
-          }),
-          keymap.of(standardKeymap),
-          pythonLanguage,
-          syntaxHighlighting(CODE_HIGHLIGHT),
-          field,
-          onlyInRegions,
-          regionDecorations(field, data.suggestions.map((s) => s.id)),
-          EditorView.contentAttributes.of({ 'aria-label': `${file.path}: editable inside the highlighted regions, where the assistant's changes go` }),
-          EditorView.updateListener.of((u) => {
-            if (!u.docChanged || programmatic) return;
-            for (const r of u.state.field(field)) {
-              const text = u.state.doc.sliceString(r.from, r.to);
-              const s = data.suggestions[r.index]!;
-              const matched = stateOfText(s, text);
-              if (matched) {
-                choices[r.index] = matched;
-                hand[r.index] = undefined;
-              } else hand[r.index] = text;
-            }
-            for (const i of touchedRegions(u.changes, u.state.field(field))) round.timeline.handEdit(data.suggestions[i]!.id);
-            refresh();
-            save();
-            markStale();
-          }),
-        ],
-      }),
-    });
-    host.querySelector('pre')?.remove();
-    editors.set(file.path, { view, field });
-  }
-
-  /** Put a suggestion's region text into its editor (a choice, or a restored hand edit). */
-  const setText = (index: number, text: string) => {
-    const ed = editors.get(data.suggestions[index]!.file);
-    if (!ed) return;
-    const r = ed.view.state.field(ed.field).find((x) => x.index === index)!;
-    programmatic = true;
-    try {
-      ed.view.dispatch({
-        changes: { from: r.from, to: r.to, insert: text },
-        effects: setRegion.of({ index, from: r.from, to: r.from + text.length }),
-        annotations: Transaction.addToHistory.of(false),
-        filter: false,
-      });
-    } finally {
-      programmatic = false;
-    }
-  };
+  // The file views: highlighted views that follow the choices, each an editor once the candidate goes into it.
+  const files = mountFileViews(root, data, {
+    onEdit(regions, touched) {
+      for (const i of touched) round.timeline.handEdit(data.suggestions[i]!.id);
+      for (const r of regions) {
+        const s = data.suggestions[r.index]!;
+        const matched = stateOfText(s, r.text);
+        if (matched) {
+          choices[r.index] = matched;
+          hand[r.index] = undefined;
+        } else hand[r.index] = r.text;
+      }
+      refresh();
+      save();
+      markStale();
+    },
+    onError: (message) => say(message, 'error'),
+  });
+  /** Put a suggestion's region text into its file (a choice, or a restored hand edit), out of the candidate's undo history. */
+  const setText = (index: number, text: string) => files.setText(index, text);
 
   const pageStates = (): PageState[] => choices.map((c, i) => (hand[i] !== undefined ? 'hand' : (c ?? 'reject')));
 

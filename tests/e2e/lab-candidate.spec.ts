@@ -15,7 +15,13 @@ const SIGNUP = 'lab-signup-form';
 
 const group = (page: Page, suggestion: string) => page.getByRole('group', { name: `Your choice on ${suggestion}` });
 const choose = (page: Page, suggestion: string, label: string) => group(page, suggestion).getByLabel(label).check();
-const editorLine = (page: Page, text: string) => page.locator('[data-editor="free_time.py"] .cm-line', { hasText: text });
+/** A line of the file view: the build's highlighted view until the editor takes its place. */
+const editorLine = (page: Page, text: string) => page.locator('[data-editor="free_time.py"] :is(.cm-line, pre[data-code-view] .line)', { hasText: text });
+/** Click a line to edit there: the editor loads on that first click and takes the focus, the caret on the line. */
+async function editAt(page: Page, text: string): Promise<void> {
+  await editorLine(page, text).click();
+  await expect(page.locator('[data-editor="free_time.py"] .cm-content')).toBeFocused();
+}
 const ACCEPT = 'Accept as offered';
 const REVISE = 'Push back: take the revision';
 const REJECT = 'Reject: keep the code as it is';
@@ -35,8 +41,9 @@ async function chooseFour(page: Page): Promise<void> {
   await choose(page, 'gaps', ACCEPT);
   await choose(page, 'min-length', REVISE);
   await choose(page, 'quarter-hours', REJECT);
-  // The editor draws the lines near the window only: bring the file into view.
-  await page.locator('[data-editor="free_time.py"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  // The editor draws the lines near the window only: bring the file into view, at once (the site scrolls smoothly, and a
+  // click in mid-scroll would load the editor with most of the file below the window).
+  await page.locator('[data-editor="free_time.py"]').evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
 }
 
 async function expectFour(page: Page): Promise<void> {
@@ -53,7 +60,7 @@ test("Ctrl+Z and Ctrl+Shift+Z act on the candidate's typing only, never on the c
   await expect(editorLine(page, 'e - s >= min_length')).toBeVisible();
 
   // Click a code line and undo without having typed: nothing happens, twice.
-  await editorLine(page, 'def parse_hhmm').click();
+  await editAt(page, 'def parse_hhmm');
   await page.keyboard.press('Control+z');
   await page.keyboard.press('Control+z');
   await expectFour(page);
@@ -70,7 +77,7 @@ test("Ctrl+Z and Ctrl+Shift+Z act on the candidate's typing only, never on the c
   ]);
 
   // The candidate's own typing is undone and redone, and only it.
-  await editorLine(page, 'e - s >= min_length').click();
+  await editAt(page, 'e - s >= min_length');
   await page.keyboard.press('End');
   await page.keyboard.insertText('  # by hand');
   await expect(page.locator('[data-suggestion="min-length"] [data-hand-note]')).toBeVisible();
@@ -95,7 +102,7 @@ test("Ctrl+Z and Ctrl+Shift+Z act on the candidate's typing only, never on the c
 
   // A restored sheet is not in the history either.
   await page.reload();
-  await editorLine(page, 'def parse_hhmm').click();
+  await editAt(page, 'def parse_hhmm');
   await page.keyboard.press('Control+z');
   await expect(editorLine(page, '# by hand')).toBeVisible();
   await expect(editorLine(page, 'if merged and start <= merged[-1][1]:')).toBeVisible();
@@ -158,7 +165,7 @@ test('a results table never stays under "your current choices" once a choice cha
   await expect(table).not.toHaveAttribute('data-stale', '');
 
   // A hand edit makes it stale too.
-  await editorLine(page, 'e - s >= min_length').click();
+  await editAt(page, 'e - s >= min_length');
   await page.keyboard.press('End');
   await page.keyboard.insertText('  # by hand');
   await expect(table).toHaveAttribute('data-stale', '');
@@ -215,7 +222,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
         test.setTimeout(90_000);
         await page.goto(`/labs/${LAB}/`);
         await chooseFour(page);
-        await editorLine(page, 'e - s >= min_length').click();
+        // The build's highlighted file view, before the editor loads, with the chosen variants swapped in.
+        await expect(page.locator('[data-editor="free_time.py"] pre[data-code-view] .line[data-region]').first()).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        await editAt(page, 'e - s >= min_length');
         await page.getByRole('button', { name: 'Run tests' }).click();
         await expect(page.locator('[data-run-table] tbody tr').first()).toBeVisible();
         expect(await seriousViolations(page)).toEqual([]);

@@ -31,7 +31,12 @@ test.beforeAll(async () => {
 
 const group = (page: Page, suggestion: string) => page.getByRole('group', { name: `Your choice on ${suggestion}` });
 const choose = (page: Page, suggestion: string, label: string) => group(page, suggestion).getByLabel(label).check();
-const editorLine = (page: Page, text: string) => page.locator('[data-editor="free_time.py"] .cm-line', { hasText: text });
+const editorLine = (page: Page, text: string) => page.locator('[data-editor="free_time.py"] :is(.cm-line, pre[data-code-view] .line)', { hasText: text });
+/** Click a line to edit there: the editor loads on that first click and takes the focus, the caret on the line. */
+async function editAt(page: Page, text: string): Promise<void> {
+  await editorLine(page, text).click();
+  await expect(page.locator('[data-editor="free_time.py"] .cm-content')).toBeFocused();
+}
 const reason = (page: Page, id: string) => page.locator(`[data-reason="${id}"]`);
 
 /** Every answer of a complete sheet: the plan, four choices (one edited by hand), the reasons, the name. */
@@ -42,7 +47,7 @@ async function answerAll(page: Page): Promise<void> {
   await choose(page, 'min-length', REVISE);
   await choose(page, 'quarter-hours', REJECT);
   await page.locator('[data-editor="free_time.py"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  await editorLine(page, 'e - s >= min_length').click();
+  await editAt(page, 'e - s >= min_length');
   await page.keyboard.press('End');
   await page.keyboard.insertText('  # by hand');
   await expect(page.locator('[data-suggestion="min-length"] [data-hand-note]')).toBeVisible();
@@ -188,7 +193,7 @@ test('an exported sheet opens again with every answer, Ctrl+Z after it changes n
   await expectRestored();
 
   // Undo in the editor after the restore changes nothing: the restore is not the candidate's typing.
-  await editorLine(page, 'def parse_hhmm').click();
+  await editAt(page, 'def parse_hhmm');
   await page.keyboard.press('Control+z');
   await page.keyboard.press('Control+z');
   await expectRestored();

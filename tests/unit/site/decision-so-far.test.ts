@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decisionSoFar as judgeDecisionSoFar } from '../../../src/judge/scorecard.ts';
 import { decisionSoFar } from '../../../src/site/decision-so-far.ts';
 import type { ScoringCard } from '../../../src/site/scored-sheet.ts';
+import { GradeErrors } from '../../../src/errors/grade-catalog.ts';
+import { GRADER_VETO_CODES } from '../../../src/judge/verdict-words.ts';
 
 const card: Pick<ScoringCard, 'rubric'> = {
   rubric: {
@@ -41,5 +43,16 @@ describe('the decision so far while rows are open', () => {
     expect(decisionSoFar(card, { tests: 0, notes: 0 }, {}, grader).reason).toBe("the grader's verdict is CAUGHT (PK416): the scores so far leave at most 2 of the hire bar's 6, whatever the reviewer scores");
     expect(decisionSoFar(card, { honest: 0 }, {}, grader).reason).toBe("veto on honest (0 <= 0): A fake green is a no.; the grader's verdict is CAUGHT (PK416)");
     expect(decisionSoFar(card, { tests: 0 }, {}, { ...grader, verdict: 'PASS' }).reason).toBe("at most 5 of the hire bar's 6, whatever the reviewer scores");
+  });
+
+  it("keeps the grader's veto of a submission that answers another variant, even with every row scored at its best", () => {
+    const grader = { verdict: 'FAIL', findings: [{ code: GradeErrors.AnswersOtherVariant.code, severity: 'error' as const }] };
+    expect(GRADER_VETO_CODES).toEqual([GradeErrors.AnswersOtherVariant.code]);
+    const full = decisionSoFar(card, { tests: 3, honest: 2, notes: 3 }, {}, grader);
+    expect(full.state).toBe('no-hire');
+    expect(full.reason).toContain('PK584');
+    expect(decisionSoFar(card, { tests: 3 }, {}, grader).state).toBe('no-hire');
+    // Without the finding the same scores hire.
+    expect(decisionSoFar(card, { tests: 3, honest: 2, notes: 3 }, {}, { verdict: 'FAIL', findings: [] }).state).toBe('hire');
   });
 });

@@ -1,0 +1,108 @@
+/**
+ * Which variant a submission is, read from its README: the `Variant:` line names it and the
+ * `Digest:` line proves it (the digest of that variant's rendered files, as the build wrote it).
+ * The two must agree; a submission that names no variant, one the packet does not have, or a
+ * digest that is not its variant's is not graded against any variant (the reviewer is told what
+ * to do). And which other variants the leak check tries: those whose values the submission's
+ * code carries, first. Pure.
+ */
+import { GradeErrors } from '../errors/grade-catalog.ts';
+import { shownName } from '../errors/safe-name.ts';
+import { finding, type Finding } from '../judge/findings.ts';
+import { variantId, variantNumber, type VariantValues } from '../packets/variants.ts';
+import { VARIANTS_MAX } from '../packets/schema/prompt-variants.ts';
+
+/** The other variants the leak check judges a submission against, at most. */
+export const LEAK_CHECK_MAX = 3;
+
+/** The most bytes of the submission's text the leak check's ranking reads. */
+export const LEAK_SCAN_BYTES = 1024 * 1024;
+
+/** The variant id a README's `Variant:` line names (cut at 40 characters), or null. */
+export function statedVariantId(readme: string | undefined): string | null {
+  if (!readme) return null;
+  return /Variant: `([^`\r\n]{1,40})`/.exec(readme)?.[1] ?? null;
+}
+
+/** A variant as the reader knows it: its number, id and the digest its README states. */
+export interface KnownVariant {
+  number: number;
+  id: string;
+  digest: string;
+}
+
+/** How to look a variant up: the one of a number (undefined when it cannot be rendered), and every variant sent out (1..count). */
+export interface VariantLookup {
+  /** How many variants were sent out (`--variants`, else the packet's `variants.count`). */
+  count: number;
+  byNumber(k: number): Promise<KnownVariant | undefined>;
+}
+
+/** What reading gave: the submission's variant, or the finding that keeps it from being graded. */
+export type VariantReading = { variant: KnownVariant } | { refusal: Finding };
+
+/** Read a submission's variant from its stated id and digest (the README's), checked against the packet's variants. */
+export async function readVariant(stated: { variant: string | null; digest: string | null }, lookup: VariantLookup, packetId: string): Promise<VariantReading> {
+  const place = { file: 'README.md' };
+  const sentOut = `v1..v${lookup.count}`;
+  if (stated.variant === null) {
+    const byDigest = stated.digest ? await digestOwner(stated.digest, lookup) : undefined;
+    return { refusal: finding('intake', GradeErrors.VariantUnstated, { id: packetId, owner: byDigest?.id ?? null }, place) };
+  }
+  const k = variantNumber(stated.variant);
+  // Only a variant that was sent out (1..count) is known: a larger one needs --variants N.
+  const own = k !== undefined && k <= Math.min(lookup.count, VARIANTS_MAX) ? await lookup.byNumber(k) : undefined;
+  // The stated id is the candidate's text: shown with its controls, bidi and zero-width characters escaped.
+  if (!own) return { refusal: finding('intake', GradeErrors.VariantUnknown, { stated: shownName(stated.variant), id: packetId, range: sentOut }, place) };
+  if (stated.digest === own.digest) return { variant: own };
+  const owner = stated.digest ? await digestOwner(stated.digest, lookup) : undefined;
+  if (owner) return { refusal: finding('intake', GradeErrors.VariantDigestOther, { stated: own.id, owner: owner.id, digest: stated.digest!.slice(0, 12) }, place) };
+  return { refusal: finding('intake', GradeErrors.VariantDigestUnknown, { stated: own.id, digest: stated.digest ? stated.digest.slice(0, 12) : null, range: sentOut }, place) };
+}
+
+/** The variant sent out (1..count) whose digest this is, if any. */
+async function digestOwner(digest: string, lookup: VariantLookup): Promise<KnownVariant | undefined> {
+  for (let k = 1; k <= lookup.count; k++) {
+    const v = await lookup.byNumber(k);
+    if (v?.digest === digest) return v;
+  }
+  return undefined;
+}
+
+/** The words and numbers of a text, for the leak check's ranking. */
+function tokensOf(texts: readonly string[]): { tokens: Set<string>; all: string } {
+  let budget = LEAK_SCAN_BYTES;
+  const kept: string[] = [];
+  for (const t of texts) {
+    if (budget <= 0) break;
+    const part = t.slice(0, budget);
+    budget -= part.length;
+    kept.push(part);
+  }
+  const all = kept.join('\n');
+  return { tokens: new Set(all.match(/[A-Za-z0-9_]+/g) ?? []), all };
+}
+
+/**
+ * The other variants the leak check tries, at most `max`: ranked by how many of their values
+ * that differ from the submission's own variant the submission's text carries (a value of one
+ * word must be a whole word, any other a substring), then by number. Deterministic: the same
+ * submission and packet always give the same list.
+ */
+export function leakCandidates(own: { number: number; values: VariantValues }, others: readonly { number: number; values: VariantValues }[], texts: readonly string[], max = LEAK_CHECK_MAX): number[] {
+  const { tokens, all } = tokensOf(texts);
+  const carries = (value: string) => (/^[A-Za-z0-9_]+$/.test(value) ? tokens.has(value) : all.includes(value));
+  const scored = others
+    .filter((o) => o.number !== own.number)
+    .map((o) => {
+      const differing = Object.keys(o.values).filter((name) => String(o.values[name]) !== String(own.values[name]));
+      return { number: o.number, hits: differing.filter((name) => carries(String(o.values[name]))).length };
+    });
+  scored.sort((a, b) => b.hits - a.hits || a.number - b.number);
+  return scored.slice(0, Math.max(0, max)).map((s) => s.number);
+}
+
+/** The variant field of a scorecard: which variant was graded, its values and digest. */
+export function variantOnCard(v: { number: number; values: VariantValues; digest: string }): { id: string; number: number; values: VariantValues; digest: string } {
+  return { id: variantId(v.number), number: v.number, values: { ...v.values }, digest: v.digest };
+}
