@@ -169,7 +169,7 @@ export interface ReportView {
   verdictSymbols: Record<string, string>;
 }
 
-const KIND_ORDER: CheckKind[] = ['floor', 'sample', 'mutant', 'signal', 'calibration', 'reply'];
+const KIND_ORDER: CheckKind[] = ['floor', 'sample', 'mutant', 'signal', 'calibration', 'reply', 'leak', 'variant'];
 const LAB_COLUMNS: LabColumnView[] = [
   { id: 'key', label: 'key', means: "the key's answer passes every visible and held-out test" },
   { id: 'wrong', label: 'wrong choices', means: 'each wrong choice on a suggestion or a diff is caught' },
