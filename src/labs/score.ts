@@ -68,7 +68,7 @@ export interface SheetScoring {
   /** Indexes of the answers edited by hand. */
   handEdited: number[];
   evidence: LabEvidence;
-  /** The automatic rows' scores; the `choices` row is left out (the reviewer's) when any answer is a hand edit. */
+  /** The automatic rows' scores; the `choices` row is left out (the reviewer's) when any answer is a hand edit, unless even every hand edit judged right leaves it under a veto. */
   scores: Record<string, number>;
 }
 

@@ -8,6 +8,8 @@ import type { Scorecard } from '../../src/judge/scorecard.ts';
 import { DRILL_SHEET_KIND, LAB_SHEET_KIND } from '../../src/labs/sheet-read.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Drill, Lab } from '../../src/packets/packet.ts';
+import { readSheetSummary } from '../../src/site/score-answers.ts';
+import type { ScoringCard } from '../../src/site/scored-sheet.ts';
 
 /**
  * Hostile answer sheets through `packet grade`, one lab batch in one sandbox (lab-free-time) and
@@ -201,6 +203,18 @@ describe('hostile lab sheets', () => {
     expect(copy.findings.map((f) => f.code)).toEqual(['PK568']);
     expect(copy.findings[0]!.message).toContain('key.json');
     expect(copy.rows.every((r) => r.score === null)).toBe(true);
+  });
+});
+
+describe('the batch on the lab’s scoring page', () => {
+  it('reads every graded card of the real summary.json, each bearing out its rows, and none of the refused', async () => {
+    const summary = JSON.parse(await readFile(path.join(out, lab.id, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    const card = { id: lab.id, version: lab.prompt.data.version, digest: lab.digest, rubric: lab.rubric.data } as unknown as ScoringCard;
+    const r = readSheetSummary(summary, { kind: 'lab', card, items: lab.lab!.suggestions.map((s) => s.id) });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.items.filter((i) => !i.card.ok).map((i) => i.name)).toEqual(['key-copy']);
+    expect(r.items.find((i) => i.name === 'offered-by-hand')).toMatchObject({ decision: 'no-hire' });
   });
 });
 
