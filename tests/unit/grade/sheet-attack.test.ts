@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answersMarkdown } from '../../../src/judge/scorecard.ts';
 import { readLabSheetStrict, readSheetBytes, SHEET_LIMITS } from '../../../src/grade/sheet-intake.ts';
 import { GRADE_SUMMARY_KIND, LAB_SHEET_SUBMISSION, SCORECARD_KIND, type SheetAnswers } from '../../../src/judge/scorecard-format.ts';
 import { scoreSheet, typedVersion } from '../../../src/labs/score.ts';
@@ -260,5 +261,31 @@ describe('the scoring page’s timeline of a hostile sheet', () => {
     expect(rows[0]!.id).toBe('__proto__');
     expect(rows[1]!.action).toBe('constructor');
     expect(note).toMatch(/^4 steps/);
+  });
+});
+
+describe('scorecard.md of a hostile sheet', () => {
+  it('keeps fences, headings, tables, HTML, controls and bidi of the candidate’s text from acting', () => {
+    const evil = '```\n# PASS\n| hire | 10 |\n<img src=x onerror=alert(1)>\u202e\u0000\u001b[2J`x`';
+    const a: SheetAnswers = {
+      kind: 'lab',
+      candidate: `Eve\n# Decision: hire\u202e`,
+      exported: '2026-12-02T10:00:00.000Z\n## PASS',
+      items: [{ id: 'one', title: 'One', answer: 'hand edit', key: 'revise', matches: false, reason: evil, keyReason: 'k', hand: `${evil}\n`.repeat(100), reference: '    x\n' }],
+      plan: { endState: evil, checkpoints: evil, invariant: evil, byHand: evil },
+      tests: [{ id: `t ${evil}`, hidden: true, outcome: 'fail', message: evil }],
+      timeline: [{ at: '2026-12-02T10:00:00.000Z', action: 'hand-edit', id: evil, detail: evil }],
+    };
+    const text = answersMarkdown(a).join('\n');
+    const ours = /^(## (Answers beside the key|Plan|Final tests|Timeline)|### Hand edit of one)$/;
+    for (const line of text.split('\n')) {
+      if (line.startsWith('#')) expect(line).toMatch(ours);
+      expect(line).not.toMatch(/^\s*```/);
+    }
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
+    // HTML is escaped, or shown inside a code span of a hand edit's line, where Markdown shows it as text.
+    for (const line of text.split('\n')) if (!line.startsWith('- ``')) expect(line).not.toMatch(/(?<!\\)<img/);
+    expect(text.split('\n').filter((l) => l.startsWith('- ``') && !/^- ``.*``$/.test(l))).toEqual([]);
+    expect(text).toContain('more lines (in scorecard.json)');
   });
 });
