@@ -146,7 +146,8 @@ function agrees(answers: SheetAnswers, scores: Readonly<Record<string, number>>,
   const no = (field: string, what: string): never => {
     throw new Refusal(`This scorecard's "${field}" ${what}, which its answers do not bear out; grade the sheet again with packet grade. Nothing was changed.`);
   };
-  const hand = (i: SheetAnswers['items'][number]) => i.hand !== undefined || i.answer === 'hand edit';
+  // Only a lab's region can be edited by hand; a drill's answer is a verdict.
+  const hand = (i: SheetAnswers['items'][number]) => target.kind === 'lab' && (i.hand !== undefined || i.answer === 'hand edit');
   answers.items.forEach((i, n) => {
     const matches = !hand(i) && i.answer !== null && i.answer === i.key;
     if (i.matches !== matches) no(`answers.items[${n}].matches`, `is ${i.matches} for the answer ${JSON.stringify(i.answer)} against the key ${JSON.stringify(i.key)}`);

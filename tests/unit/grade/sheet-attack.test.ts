@@ -230,6 +230,14 @@ describe('grader output edited before it reaches the scoring page', () => {
     expect(message(scorecard({ choices: 1, final: 0 }, { answers: open }))).toMatch(/"answers\.items\[1\]\.matches" is true for the answer null/);
   });
 
+  it('counts no hand edit on a drill’s card: a drill’s answers are verdicts', () => {
+    const drillCard = { ...card, rubric: { ...card.rubric, rows: [card.rubric.rows[0]!, card.rubric.rows[2]!] } };
+    const a: SheetAnswers = { ...answers(), kind: 'drill', tests: [], items: answers().items.map((i, n) => (n === 0 ? { ...i, answer: 'hand edit', matches: false } : i)) };
+    const json = { ...scorecard({}), submission: { ...scorecard({}).submission, kind: 'drill-sheet' }, rows: [{ id: 'choices', max: 3, auto: 'choices', score: 3, evidence: 'e', cap: null, findings: [] }, { id: 'reasons', max: 3, auto: null, score: null, evidence: null, cap: null, findings: [] }], answers: a };
+    const r = readSheetScorecard(json, { kind: 'drill', card: drillCard, items: ['one', 'two'] });
+    expect(r.ok ? 'read' : r.message).toMatch(/"rows\.choices\.score" is 3, yet 1 of 2 answers match the key or are edited by hand, worth at most 1/);
+  });
+
   it('shows a summary row’s verdict and decision from its scorecard, never from words edited beside it', () => {
     const good = scorecard({ choices: 1, final: 0 });
     const other = scorecard({ choices: 1, final: 0 }, { packet: { id: 'lab-y', version: '9', digest: 'f'.repeat(64) } });
