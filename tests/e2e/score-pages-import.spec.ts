@@ -220,8 +220,9 @@ test('the key and an answer sheet: the sheet\'s timeline is shown, and a sheet e
     ...(timeline ? { timeline } : {}),
   });
   await page.getByLabel("The lab's key (LAB-KEY.json)").setInputFiles({ name: 'LAB-KEY.json', mimeType: 'application/json', buffer: keyBytes! });
-  await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('kim.json', sheet(roundTimeline(key.suggestions))));
-  await expect(page.locator('[data-timeline-rows] tr')).toHaveCount(6);
+  // A sheet's reader refuses an action the page never records, so the sheet keeps only the page's own.
+  await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('kim.json', sheet(roundTimeline(key.suggestions).filter((e) => e.action !== 'teleport'))));
+  await expect(page.locator('[data-timeline-rows] tr')).toHaveCount(5);
   await expect(page.locator('[data-timeline-rows] tr').nth(3).locator('td')).toHaveText(['+9:30', '10:09:30 UTC', 'ran the tests', '', '3 of 4 visible tests pass']);
   await expect(page.locator('[data-graded]')).toBeHidden();
   await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('old.json', sheet()));
