@@ -342,6 +342,14 @@ export const GradeErrors = {
     message: ({ file, field, what }) => `The answer sheet ${file} leaves "${field}" open (null): ${what}.`,
     hint: () => 'Nothing to fix in the grade; the open answer counts as no match, so score its reason as missing.',
   }),
+  AnswerSheetRepeated: entry<{ file: string; first: string; sha256: string }>({
+    code: 'PK568',
+    name: 'AnswerSheetRepeated',
+    title: 'The same answer sheet twice in a batch',
+    severity: 'error',
+    message: ({ file, first, sha256 }) => `The answer sheet ${file} is byte for byte the sheet ${first} of this batch (sha256 ${sha256.slice(0, 12)}). One file is one candidate's answers, so it was graded once, as ${first}, and not again here.`,
+    hint: () => 'Nothing to score on this card; if two candidates sent the very same file, ask each of them about it, and grade a copy alone when it is theirs.',
+  }),
   CalibrationOutNotEmpty: entry<{ folder: string }>({
     code: 'PK570',
     name: 'CalibrationOutNotEmpty',

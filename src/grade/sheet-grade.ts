@@ -21,9 +21,9 @@ import { DRILL_SHEET_SUBMISSION, LAB_SHEET_SUBMISSION, type SheetAnswers } from 
 import { decisionSoFar, SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, type CardRow, type Scorecard } from '../judge/scorecard.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
-import { scoreSheet, type SheetScoring } from '../labs/score.ts';
+import { scoreSheet, typedVersion, type SheetScoring } from '../labs/score.ts';
 import type { DrillAnswerSheet, LabAnswerSheet, TimelineEntry } from '../labs/sheet-read.ts';
-import { composeLab, variantOf, type LabState } from '../packets/lab-compose.ts';
+import { composeLab, LAB_STATES, variantOf, type LabState } from '../packets/lab-compose.ts';
 import type { Drill, Lab } from '../packets/packet.ts';
 import { gradeBatch, type GradeBatch, type GradeReporter } from './grade.ts';
 import { readDrillSheetStrict, readLabSheetStrict, readSheetBytes, SHEET_LIMITS } from './sheet-intake.ts';
@@ -102,7 +102,9 @@ export function finalTests(run: JudgedRun): SheetAnswers['tests'] {
 function rowEvidence(auto: string, score: number | undefined, scoring: SheetScoring, j: Judgement | null, findings: readonly Finding[], ids: readonly string[], word: string): string {
   if (auto === 'choices') {
     const said = `${scoring.evidence.matches} of ${scoring.evidence.total} ${word}s match the key`;
-    return score === undefined ? `${said}; edited by hand: ${scoring.handEdited.map((i) => ids[i]).join(', ')}, whether the change is right is yours to judge` : said;
+    const hands = scoring.handEdited.map((i) => ids[i]).join(', ');
+    if (score === undefined) return `${said}; edited by hand: ${hands}, whether the change is right is yours to judge`;
+    return hands ? `${said}; edited by hand: ${hands}, and even with every hand edit judged right the row scores at most ${score}, which a veto catches` : said;
   }
   if (!j) return 'no code ran';
   if (score === undefined) return `not known: ${j.description}`;
@@ -189,9 +191,22 @@ const statedOf = (bytes: Buffer): { version: string | null; digest: string | nul
 };
 
 /** Grade one lab sheet, read strictly, through the judge. */
-async function gradeLab(o: SheetGradeOptions, packet: Lab, sheet: LabAnswerSheet, warnings: Finding[], submission: Scorecard['submission']): Promise<Scorecard> {
+async function gradeLab(o: SheetGradeOptions, packet: Lab, read: LabAnswerSheet, warnings: Finding[], submission: Scorecard['submission']): Promise<Scorecard> {
   const model = packet.lab!;
   const files = o.files!;
+  // A hand edit that types out a scripted version (line ends aside) is that choice: the page exports such a region as its choice, and it scores as one.
+  const sheet: LabAnswerSheet = {
+    ...read,
+    suggestions: read.suggestions.map((a, i) => {
+      if (a.hand === undefined) return a;
+      const s = model.suggestions[i]!;
+      const order = [s.key.choice, ...LAB_STATES.filter((st) => st !== s.key.choice)];
+      const typed = typedVersion(a.hand, order.map((st) => [st, variantOf(s, st)] as const));
+      if (typed === null) return a;
+      const { hand: _typed, ...rest } = a;
+      return { ...rest, choice: typed };
+    }),
+  };
   const states: LabState[] = sheet.suggestions.map((s) => s.choice ?? 'reject');
   const texts = new Map<number, string>();
   sheet.suggestions.forEach((s, i) => {
@@ -274,7 +289,7 @@ function gradeDrill(o: SheetGradeOptions, packet: Drill, sheet: DrillAnswerSheet
 }
 
 /** Grade one sheet (never throws for a bad one: it is a card with its finding). */
-export async function gradeSheet(o: SheetGradeOptions, source: string, name: string): Promise<Scorecard> {
+export async function gradeSheet(o: SheetGradeOptions, source: string, name: string, firstCopy?: ReadonlyMap<string, string>): Promise<Scorecard> {
   const { packet } = o;
   const kind = packet.kind === 'lab' ? LAB_SHEET_SUBMISSION : DRILL_SHEET_SUBMISSION;
   const shownFile = shownName(path.basename(source));
@@ -287,6 +302,8 @@ export async function gradeSheet(o: SheetGradeOptions, source: string, name: str
   if (!read.ok) return refusedCard(o, submissionOf(name, source, kind, read.sha256, none), read.refusal);
   const stated = statedOf(read.bytes);
   const submission = submissionOf(name, source, kind, read.sha256, stated);
+  const first = firstCopy?.get(source);
+  if (first !== undefined) return refusedCard(o, submission, finding('intake', GradeErrors.AnswerSheetRepeated, { file: shownFile, first: shownName(path.basename(first)), sha256: read.sha256 }, { file: shownFile }));
   const target = { id: packet.id, version: packet.prompt.data.version, digest: packet.digest };
   if (packet.kind === 'lab') {
     const strict = readLabSheetStrict(read.bytes, shownFile, { ...target, suggestions: packet.lab!.suggestions.map((s) => s.id) });
@@ -302,8 +319,18 @@ export async function gradeSheet(o: SheetGradeOptions, source: string, name: str
 export async function gradeSheets(o: SheetGradeOptions): Promise<GradeBatch> {
   const submissions = await expandSheets(o.submissions);
   const { packet } = o;
+  // The same file twice (under two names, or two paths) is one candidate's answers: graded once, at its first place in the batch.
+  const firstCopy = new Map<string, string>();
+  const seen = new Map<string, string>();
+  for (const source of submissions) {
+    const read = await readSheetBytes(source, source, o.maxBytes).catch(() => null);
+    if (!read?.ok) continue;
+    const before = seen.get(read.sha256);
+    if (before === undefined) seen.set(read.sha256, source);
+    else firstCopy.set(source, before);
+  }
   return gradeBatch(
     { packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest }, kind: packet.kind, submissions, outDir: o.outDir, jobs: o.jobs, date: o.date, ...(o.reporter ? { reporter: o.reporter } : {}) },
-    (source, name) => gradeSheet({ ...o, submissions }, source, name),
+    (source, name) => gradeSheet({ ...o, submissions }, source, name, firstCopy),
   );
 }

@@ -68,7 +68,7 @@ export interface SheetScoring {
   /** Indexes of the answers edited by hand. */
   handEdited: number[];
   evidence: LabEvidence;
-  /** The automatic rows' scores; the `choices` row is left out (the reviewer's) when any answer is a hand edit. */
+  /** The automatic rows' scores; the `choices` row is left out (the reviewer's) when any answer is a hand edit, unless even every hand edit judged right leaves it under a veto. */
   scores: Record<string, number>;
 }
 
@@ -76,9 +76,10 @@ export interface SheetScoring {
  * Sheet, key and test results in, evidence and automatic scores out: the one rule `packet grade`
  * and the scoring pages share. An answer matches when it is the key's and is not a hand edit; a
  * hand edit leaves the `choices` row to the reviewer (whether it is the right change is a
- * judgement); test rows come from the results, left open when a result is unknown. Pure.
+ * judgement), unless even every hand edit judged right leaves the row under one of the rubric's
+ * vetoes (then the row is scored at that best, and the veto holds); test rows come from the results, left open when a result is unknown. Pure.
  */
-export function scoreSheet(rubric: { rows: readonly ScoredRow[] }, answers: readonly SheetAnswerInput[], key: readonly string[], results: SheetTestResults | null): SheetScoring {
+export function scoreSheet(rubric: { rows: readonly ScoredRow[]; vetoes?: readonly RowVeto[] }, answers: readonly SheetAnswerInput[], key: readonly string[], results: SheetTestResults | null): SheetScoring {
   if (answers.length !== key.length) throw new Error(`scoreSheet: ${answers.length} answers for ${key.length} keys`);
   const matches = answers.map((a, i) => !a.hand && a.answer !== null && a.answer === key[i]);
   const handEdited = answers.flatMap((a, i) => (a.hand ? [i] : []));
@@ -90,6 +91,31 @@ export function scoreSheet(rubric: { rows: readonly ScoredRow[] }, answers: read
     hiddenGreen: results?.hiddenGreen ?? null,
   };
   const scores = autoScores(rubric, evidence);
-  if (handEdited.length) for (const row of rubric.rows) if (row.auto === 'choices') delete scores[row.id];
+  for (const row of rubric.rows) {
+    if (row.auto !== 'choices' || !handEdited.length) continue;
+    // Even with every hand edit judged right, the row reaches at most this: when a veto catches that too, no judgement can lift it.
+    const best = choicesScore(row.max, evidence.matches + handEdited.length, evidence.total);
+    if ((rubric.vetoes ?? []).some((v) => v.row === row.id && best <= v.atMost)) scores[row.id] = best;
+    else delete scores[row.id];
+  }
   return { matches, handEdited, evidence, scores };
+}
+
+/** A rubric's veto as scoring needs it: a row scored at most `atMost` vetoes the hire. */
+export interface RowVeto {
+  row: string;
+  atMost: number;
+}
+
+/** A region's text with its line ends as "\n" and no blank lines at its end: how a typed-out version meets the scripted ones. */
+const regionText = (t: string) => t.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+
+/**
+ * The scripted version a hand edit types out word for word (line ends aside), or null when it is
+ * a change of its own: such a hand edit is that choice (the page would have exported it so). The
+ * versions are tried in order, so give the key's first.
+ */
+export function typedVersion<S extends string>(hand: string, versions: readonly (readonly [S, string])[]): S | null {
+  const typed = regionText(hand);
+  return versions.find(([, text]) => regionText(text) === typed)?.[0] ?? null;
 }

@@ -7,6 +7,7 @@
  * scorecard of another packet, version or kind is refused with a sentence. Pure.
  */
 import { DRILL_SHEET_SUBMISSION, GRADE_SUMMARY_KIND, LAB_SHEET_SUBMISSION, SCORECARD_KIND, type SheetAnswers } from '../judge/scorecard-format.ts';
+import { choicesScore } from '../labs/score.ts';
 import { TIMELINE_LIMIT } from '../labs/sheet-read.ts';
 import { readGradeSummary } from './grade-queue.ts';
 import { readScorecard, type ReadSheetResult, type ScoringCard } from './scored-sheet.ts';
@@ -132,6 +133,41 @@ function readAnswers(v: unknown, target: ScorePageTarget): SheetAnswers {
   return { kind: target.kind, candidate, exported, items, ...(plan ? { plan } : {}), tests, timeline };
 }
 
+/** The tests an automatic test row is scored from. */
+const TEST_ROWS: Record<string, (t: SheetAnswers['tests'][number]) => boolean> = { tests: () => true, 'visible-tests': (t) => !t.hidden, 'hidden-tests': (t) => t.hidden };
+
+/**
+ * The answers must bear out the rows the page ticks: a match is an answer that is the key's (an
+ * open answer or a hand edit never is), the `choices` row scores no more than its matches (every
+ * hand edit counted right) give, and a test row scores only when the tests it is scored from are
+ * listed and every one passed. A file edited to tick more than its answers earn is refused.
+ */
+function agrees(answers: SheetAnswers, scores: Readonly<Record<string, number>>, target: ScorePageTarget): void {
+  const no = (field: string, what: string): never => {
+    throw new Refusal(`This scorecard's "${field}" ${what}, which its answers do not bear out; grade the sheet again with packet grade. Nothing was changed.`);
+  };
+  // Only a lab's region can be edited by hand; a drill's answer is a verdict.
+  const hand = (i: SheetAnswers['items'][number]) => target.kind === 'lab' && (i.hand !== undefined || i.answer === 'hand edit');
+  answers.items.forEach((i, n) => {
+    const matches = !hand(i) && i.answer !== null && i.answer === i.key;
+    if (i.matches !== matches) no(`answers.items[${n}].matches`, `is ${i.matches} for the answer ${JSON.stringify(i.answer)} against the key ${JSON.stringify(i.key)}`);
+  });
+  const total = answers.items.length;
+  const best = answers.items.filter((i) => i.matches || hand(i)).length;
+  for (const row of target.card.rubric.rows) {
+    const score = scores[row.id];
+    if (score === undefined || !row.auto) continue;
+    if (row.auto === 'choices' && score > choicesScore(row.max, best, total)) no(`rows.${row.id}.score`, `is ${score}, yet ${best} of ${total} answers match the key or are edited by hand, worth at most ${choicesScore(row.max, best, total)}`);
+    const of = TEST_ROWS[row.auto];
+    if (of && score > 0) {
+      const tests = answers.tests.filter(of);
+      const bad = tests.find((t) => t.outcome !== 'pass');
+      if (!tests.length) no(`rows.${row.id}.score`, `is ${score}, yet the answers list no test it is scored from`);
+      if (bad) no(`rows.${row.id}.score`, `is ${score}, yet the answers list the test ${cut(bad.id, 200)} as ${cut(bad.outcome, 40)}`);
+    }
+  }
+}
+
 /**
  * Read a scorecard.json (parsed) onto a lab's or drill's scoring page. Refused: not a scorecard;
  * a scorecard of another packet or another version (the sentence names both versions); one of a
@@ -161,6 +197,7 @@ export function readSheetScorecard(json: unknown, target: ScorePageTarget): Read
   if (!read.ok) return read;
   try {
     const answers = readAnswers(json.answers, target);
+    agrees(answers, read.scores, target);
     const candidate = answers.candidate?.trim() || read.candidate;
     return { ok: true, value: { card: { ...read, candidate }, answers } };
   } catch (e) {
@@ -186,7 +223,11 @@ export function readSheetSummary(json: Record<string, unknown>, target: ScorePag
     items: read.items.map((item, i) => {
       const row = rows[i] as Record<string, unknown>;
       const card: ReadSheetScorecardResult = isRecord(row.scorecard) ? readSheetScorecard(row.scorecard, target) : { ok: false, message: item.card.ok ? 'no scorecard' : item.card.message };
-      return { name: cut(item.name, 200), verdict: cut(item.verdict, 40), decision: cut(item.decision, 200), codes: item.codes.slice(0, 50).map((c) => cut(c, 20)), card };
+      // A row's words are the scorecard's when it carries one: a summary edited to say PASS or hire beside a card that does not is not believed.
+      const grader = card.ok ? card.value.card.graderEvidence : undefined;
+      const verdict = grader ? grader.verdict : item.verdict;
+      const decision = grader ? grader.decision.state : item.decision;
+      return { name: cut(item.name, 200), verdict: cut(verdict, 40), decision: cut(decision, 200), codes: item.codes.slice(0, 50).map((c) => cut(c, 20)), card };
     }),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { showControls } from '../errors/escape.ts';
 import { runView, type PageState } from '../labs/run-view.ts';
-import { autoScores, type LabEvidence } from '../labs/score.ts';
+import { autoScores, scoreSheet, typedVersion } from '../labs/score.ts';
 import { PLAN_FIELDS, readDrillKey, readDrillSheet, readLabKey, readLabSheet, type DrillAnswerSheet, type DrillKeyFile, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import type { ReviewerKey } from '../labs/table.ts';
 import { CARD_FILE_LIMIT, isSummary, readSheetScorecard, readSheetSummary, SHEET_FILE_LIMIT, tooLarge, type ScorePageTarget, type SheetQueueItem, type SheetScorecard } from './score-answers.ts';
@@ -407,6 +407,28 @@ const CHOICE_WORDS: Record<string, string> = { accept: 'accept', revise: 'revise
 /** What a scorecard's answers give the card: its automatic rows' scores and the candidate. */
 const shownOf = (card: SheetScorecard): Shown => ({ scores: { ...card.card.scores }, candidate: card.card.candidate, none: 'The scorecard scores no automatic row; score every row yourself.' });
 
+/**
+ * A lab's sheet with each hand edit that types out a scripted version (line ends aside) read as
+ * that choice, as `packet grade` reads it: such a region is the choice, and its tests are the
+ * key's table's. The key's version is tried first.
+ */
+export function typedOutSheet(sheet: LabAnswerSheet, key: Pick<ReviewerKey, 'key'>, data: Pick<LabScoringData, 'suggestions'>): LabAnswerSheet {
+  return {
+    ...sheet,
+    suggestions: sheet.suggestions.map((s, i) => {
+      const ref = data.suggestions[i];
+      const k = key.key[i];
+      if (s.hand === undefined || !ref || !k) return s;
+      const text = { accept: ref.offered, revise: ref.revised, reject: ref.original } as const;
+      const order = [k.choice, ...(['accept', 'revise', 'reject'] as const).filter((c) => c !== k.choice)];
+      const typed = typedVersion(s.hand, order.map((c) => [c, text[c]] as const));
+      if (typed === null) return s;
+      const { hand: _typed, ...rest } = s;
+      return { ...rest, choice: typed };
+    }),
+  };
+}
+
 /** The lab's scoring page. */
 export function mountLabScoring(root: HTMLElement): void {
   const data = JSON.parse(root.dataset.labScoring ?? '{}') as LabScoringData;
@@ -417,7 +439,8 @@ export function mountLabScoring(root: HTMLElement): void {
     root,
     (text) => readLabKey(text, target),
     (text) => withTimeline(readLabSheet(text, target), text),
-    (key, sheet) => {
+    (key, read) => {
+      const sheet = typedOutSheet(read, key, data);
       let matches = 0;
       const hands: string[] = [];
       const items = sheet.suggestions.map((s, i): View['items'][number] => {
@@ -442,10 +465,13 @@ export function mountLabScoring(root: HTMLElement): void {
         if (subset.some((r) => r.outcome === 'skipped')) return null;
         return subset.every((r) => r.outcome === 'pass');
       };
-      const evidence: LabEvidence = { matches, total: sheet.suggestions.length, testsGreen: green(null), visibleGreen: green(false), hiddenGreen: green(true) };
-      const scores = autoScores({ rows: data.rows }, evidence);
-      // A hand edit leaves the choices to the reviewer: whether it is the right change is a judgement.
-      if (hands.length) for (const r of data.rows) if (r.auto === 'choices') delete scores[r.id];
+      // A hand edit leaves the choices to the reviewer (whether it is the right change is a judgement), unless no judgement can lift the row past a veto: the grader's rule.
+      const { scores } = scoreSheet(
+        { rows: data.rows, vetoes: card.rubric.vetoes ?? [] },
+        sheet.suggestions.map((s) => ({ answer: s.choice, hand: s.hand !== undefined })),
+        key.key.map((k) => k.choice),
+        { testsGreen: green(null), visibleGreen: green(false), hiddenGreen: green(true) },
+      );
       const view: View = {
         items,
         summary: `${matches} of ${sheet.suggestions.length} choices match the key${hands.length ? `; ${hands.length} edited by hand (${hands.join(', ')}), for you to judge` : ''}.`,

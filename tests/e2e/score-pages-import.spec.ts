@@ -33,7 +33,8 @@ test('a lab: a scorecard shows the answers beside the key, the hand edit beside 
   const built = await openLab(page);
   const auto = built.card.rubric.rows.filter((r) => r.auto);
   expect(auto.length, 'the lab rubric has automatic rows').toBeGreaterThan(0);
-  const scores = Object.fromEntries(auto.map((r) => [r.id, r.max - 1]));
+  // As the answers bear them out: a held-out test fails, so the test rows are 0; the choices one below the max.
+  const scores = Object.fromEntries(auto.map((r) => [r.id, r.auto === 'choices' ? r.max - 1 : 0]));
   const card = sheetScorecard(built, {
     name: 'kim-lab',
     scores,
@@ -64,7 +65,7 @@ test('a lab: a scorecard shows the answers beside the key, the hand edit beside 
   await expect(page.locator('[data-final-summary]')).toHaveText("2 of 3 tests pass in the judge's run of the final code (1 of them held out).");
   await expect(page.locator('[data-graded-headline]')).toHaveText('CAUGHT, decision so far: pending (the judgement rows are open).');
   await expect(page.locator('[data-graded-findings] li')).toHaveText(['PK541 A held-out test fails on the final code.']);
-  for (const r of auto) await expect(page.locator(`[data-row="${r.id}"] input[value="${r.max - 1}"]`)).toBeChecked();
+  for (const r of auto) await expect(page.locator(`[data-row="${r.id}"] input[value="${scores[r.id]}"]`)).toBeChecked();
   await expect(ticked(page)).toHaveCount(auto.length);
   await expect(candidate(page)).toHaveValue('Kim Lee');
   // The timeline: relative and clock times, the action in words, an unknown action as its text.
@@ -101,7 +102,11 @@ test("a batch's summary.json is a queue: the list of the batch, Previous and Nex
   const auto = built.card.rubric.rows.filter((r) => r.auto);
   const full = Object.fromEntries(auto.map((r) => [r.id, r.max]));
   const none = Object.fromEntries(auto.map((r) => [r.id, 0]));
-  const kim = sheetScorecard(built, { name: 'kim-lab', scores: full, answers: labAnswers(built, 'Kim Lee') });
+  // Full marks, as the answers bear them out: every choice the key's, every test passing.
+  const kimAnswers = labAnswers(built, 'Kim Lee');
+  kimAnswers.items = kimAnswers.items.map(({ hand: _hand, reference: _reference, ...i }) => ({ ...i, answer: i.key, matches: true }));
+  kimAnswers.tests = kimAnswers.tests.map((t) => ({ id: t.id, hidden: t.hidden, outcome: 'pass' }));
+  const kim = sheetScorecard(built, { name: 'kim-lab', scores: full, answers: kimAnswers });
   const ola = sheetScorecard(built, { name: 'ola-lab', scores: none, answers: labAnswers(built, 'Ola Nordmann', { timeline: [] }), verdict: 'FALSE-GREEN' });
   const summary = gradeSummary(built, [
     { name: 'kim-lab', scorecard: kim, verdict: 'PASS', decision: 'pending', codes: [] },
@@ -215,8 +220,9 @@ test('the key and an answer sheet: the sheet\'s timeline is shown, and a sheet e
     ...(timeline ? { timeline } : {}),
   });
   await page.getByLabel("The lab's key (LAB-KEY.json)").setInputFiles({ name: 'LAB-KEY.json', mimeType: 'application/json', buffer: keyBytes! });
-  await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('kim.json', sheet(roundTimeline(key.suggestions))));
-  await expect(page.locator('[data-timeline-rows] tr')).toHaveCount(6);
+  // A sheet's reader refuses an action the page never records, so the sheet keeps only the page's own.
+  await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('kim.json', sheet(roundTimeline(key.suggestions).filter((e) => e.action !== 'teleport'))));
+  await expect(page.locator('[data-timeline-rows] tr')).toHaveCount(5);
   await expect(page.locator('[data-timeline-rows] tr').nth(3).locator('td')).toHaveText(['+9:30', '10:09:30 UTC', 'ran the tests', '', '3 of 4 visible tests pass']);
   await expect(page.locator('[data-graded]')).toBeHidden();
   await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('old.json', sheet()));
