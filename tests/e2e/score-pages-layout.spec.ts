@@ -31,10 +31,12 @@ async function loadSheet(page: Page, p: (typeof PAGES)[number], built: BuiltScor
   const key = JSON.parse(keyBytes!.toString()) as { suggestions?: string[]; key: { id?: string; choice?: string; verdict?: string }[] };
   const base = { schemaVersion: SHEET_SCHEMA_VERSION, id: p.id, version: built.card.version, digest: built.card.digest, date: '2026-12-01T10:31:05.000Z', candidate: 'Kim' };
   const ids = built.items.map((i) => i.id);
+  // A sheet's reader refuses an action the page never records, so the sheet keeps only the page's own.
+  const sheetTimeline = roundTimeline(ids).filter((e) => e.action !== 'teleport');
   const sheet =
     p.kind === 'lab'
-      ? { ...base, kind: LAB_SHEET_KIND, plan: { endState: 'e', checkpoints: 'c', invariant: 'i', byHand: 'b' }, suggestions: key.suggestions!.map((id, i) => ({ id, choice: key.key[i]!.choice, reason: `Why ${id}.`, ...(i === 0 ? { hand: 'a hand-written region\n'.repeat(3) } : {}) })), timeline: roundTimeline(ids) }
-      : { ...base, kind: DRILL_SHEET_KIND, diffs: key.key.map((k) => ({ id: k.id, verdict: k.verdict, reason: `Why ${k.id}.` })), timeline: roundTimeline(ids) };
+      ? { ...base, kind: LAB_SHEET_KIND, plan: { endState: 'e', checkpoints: 'c', invariant: 'i', byHand: 'b' }, suggestions: key.suggestions!.map((id, i) => ({ id, choice: key.key[i]!.choice, reason: `Why ${id}.`, ...(i === 0 ? { hand: 'a hand-written region\n'.repeat(3) } : {}) })), timeline: sheetTimeline }
+      : { ...base, kind: DRILL_SHEET_KIND, diffs: key.key.map((k) => ({ id: k.id, verdict: k.verdict, reason: `Why ${k.id}.` })), timeline: sheetTimeline };
   await page.getByLabel(`The ${p.kind}'s key (${p.keyFile})`).setInputFiles({ name: p.keyFile, mimeType: 'application/json', buffer: keyBytes! });
   await page.getByLabel("The candidate's answer sheet").setInputFiles(jsonFile('kim.json', sheet));
   await expect(page.locator('[data-compare]')).toBeVisible();
@@ -44,7 +46,8 @@ async function loadSheet(page: Page, p: (typeof PAGES)[number], built: BuiltScor
 async function loadBatch(page: Page, built: BuiltScorePage) {
   const answers = built.kind === 'lab' ? labAnswers : drillAnswers;
   const auto = built.card.rubric.rows.filter((r) => r.auto);
-  const scores = Object.fromEntries(auto.map((r) => [r.id, r.max]));
+  // Scores the answers support (the page refuses a card whose rows its answers do not bear out).
+  const scores = Object.fromEntries(auto.map((r) => [r.id, 0]));
   const findings = [{ code: 'PK541', name: 'x', kind: 'evidence', severity: 'warning' as const, message: 'A long finding message that names a file, a line and what it means for the verdict, so it wraps.', hint: '' }];
   const a = sheetScorecard(built, { name: 'kim', scores, answers: answers(built, 'Kim Lee', { timeline: roundTimeline(built.items.map((i) => i.id)) }), findings });
   const b = sheetScorecard(built, { name: 'ola', scores, answers: answers(built, 'Ola') });
@@ -107,7 +110,8 @@ for (const p of PAGES) {
       if (!row.auto) await page.locator(`[data-row="${row.id}"] input[value="${row.max}"]`).check();
       await page.getByLabel(`Notes on row ${i + 1}`, { exact: true }).fill(NOTE);
     }
-    await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'hire');
+    // Every row scored: the card is decided (its automatic rows at 0, as its answers bear out, leave it a no-hire).
+    await expect(page.locator('[data-decision]')).toHaveAttribute('data-decision', 'no-hire');
     await page.emulateMedia({ media: 'print' });
     const pages = await pagesIn(page);
     test.info().annotations.push({ type: 'pdf pages', description: `${p.id}: A4 ${pages.A4}, Letter ${pages.Letter}` });
