@@ -107,6 +107,7 @@ async function doLab(page: Page, testInfo: TestInfo, who: string, choices: Recor
   await page.goto('/');
   await page.getByRole('link', { name: 'Find Free Time in a Calendar', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/labs/${LAB}/$`));
+  await expect(page.getByRole('button', { name: 'Start the clock' })).toBeVisible();
   await page.getByRole('button', { name: 'Start the clock' }).click();
   await expect(page.locator('[data-time-box]')).toContainText('Time box: 45 of 45 minutes left');
   for (const [label, text] of PLAN) await page.getByLabel(label, { exact: true }).fill(text);
@@ -168,6 +169,7 @@ test('a candidate does a lab and a drill from the catalog to an exported sheet a
   await page.goto('/');
   await page.getByRole('link', { name: 'Review Retries With Backoff', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/drills/${DRILL}/$`));
+  await expect(page.getByRole('button', { name: 'Start the clock' })).toBeVisible();
   await page.getByRole('button', { name: 'Start the clock' }).click();
   await expect(page.locator('[data-time-box]')).toContainText('minutes left');
   const ids = Object.keys(VERDICTS);
