@@ -273,4 +273,13 @@ export const LintErrors = {
         ? 'If a candidate must not read it, name the heading `## Reviewer notes`; if they may, name it for what it says.'
         : 'Move it under `## Reviewer notes` in rubric.mdx, which only the reviewer bundle holds, or name the heading for what the candidate should read.',
   }),
+  HandInMissing: entry<{ kind: string }>({
+    code: 'PK256',
+    name: 'HandInMissing',
+    title: 'A lab or drill that does not say where the answer sheet goes',
+    severity: 'warning',
+    message: ({ kind }) =>
+      `This ${kind} has no \`handIn\` in prompt.mdx, so the candidate who exports the answer sheet is only told to send it to "the person who sent you this packet".`,
+    hint: () => 'Add `handIn: { to: "hiring@example.com" }` to the prompt\'s frontmatter: the hiring lead\'s address or a link, as text (an optional `note` adds a sentence, e.g. a subject line).',
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -19,6 +19,8 @@ import {
   isBlankSheet,
   readImport,
   readScoredSheet,
+  sheetGraded,
+  sheetGradedRefusal,
   scoredSheet,
   scoredSheetFileName,
   type GraderEvidence,
@@ -638,6 +640,17 @@ export function startRubricPage(form: HTMLFormElement): void {
     const raw = await file.text();
     fileInput.value = '';
     const json = parse<unknown>(raw);
+    // Answer sheets graded by packet grade: their answers show only through the scoring page's own import.
+    const graded = json === undefined ? null : sheetGraded(json);
+    if (graded) {
+      const pageImport = document.querySelector<HTMLInputElement>('input[data-card-file]');
+      if (!pageImport || pageImport.disabled) return say(sheetGradedRefusal(graded), 'error');
+      const files = new DataTransfer();
+      files.items.add(file);
+      pageImport.files = files.files;
+      pageImport.dispatchEvent(new Event('change'));
+      return say(`${file.name} holds graded answer sheets, so it went to this page's own import ("A scorecard.json or a batch's summary.json", above), which shows the answers beside the key: read its status there.`, 'ok');
+    }
     if (json !== undefined && isGradeSummary(json)) {
       const read = readGradeSummary(json, card);
       if (!read.ok) return say(read.message, 'error');

@@ -1,5 +1,5 @@
 import { decide, type Decision, type RowScores } from '../judge/score.ts';
-import { SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, SCORED_SHEET_KIND, SCORED_SHEET_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
+import { DRILL_SHEET_SUBMISSION, GRADE_SUMMARY_KIND, LAB_SHEET_SUBMISSION, SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, SCORED_SHEET_KIND, SCORED_SHEET_SCHEMA_VERSION } from '../judge/scorecard-format.ts';
 import type { RubricFrontmatter } from '../packets/schema/rubric.ts';
 
 /**
@@ -436,6 +436,51 @@ export function readScorecard(json: Record<string, unknown>, card: ScoringCard):
   };
 }
 
+/** An answer sheet graded by `packet grade`: the kind of round, the packet id, and whether it is a batch. */
+export interface SheetGraded {
+  kind: 'lab' | 'drill';
+  id: string;
+  batch: boolean;
+}
+
+/** The round a scorecard's `submission.kind` names, when it was graded from an answer sheet. */
+const sheetKindOf = (v: unknown): 'lab' | 'drill' | null => {
+  const kind = isRecord(v) && isRecord(v.submission) ? v.submission.kind : undefined;
+  return kind === LAB_SHEET_SUBMISSION ? 'lab' : kind === DRILL_SHEET_SUBMISSION ? 'drill' : null;
+};
+
+/**
+ * Whether a file is a `scorecard.json`, or a batch's `summary.json`, of answer sheets (a lab's or a
+ * drill's, by `submission.kind`): its answers are shown only on the kind's scoring page, so the
+ * rubric form alone must not take it.
+ */
+export function sheetGraded(json: unknown): SheetGraded | null {
+  if (!isRecord(json)) return null;
+  const id = isRecord(json.packet) && typeof json.packet.id === 'string' ? json.packet.id.slice(0, 100) : '';
+  if (json.kind === SCORECARD_KIND) {
+    const kind = sheetKindOf(json);
+    return kind ? { kind, id, batch: false } : null;
+  }
+  if (json.kind === GRADE_SUMMARY_KIND && Array.isArray(json.rows)) {
+    for (const row of json.rows as unknown[]) {
+      const kind = isRecord(row) ? sheetKindOf(row.scorecard) : null;
+      if (kind) return { kind, id, batch: true };
+    }
+  }
+  return null;
+}
+
+/** The path of the scoring page of a lab's or a drill's answer sheets. */
+export function sheetScoringPath(graded: Pick<SheetGraded, 'kind' | 'id'>): string {
+  return `/${graded.kind}s/${encodeURIComponent(graded.id)}/score/`;
+}
+
+/** The refusal of the take-home rubric page for a scorecard or a batch of answer sheets: it names the page that shows their answers. */
+export function sheetGradedRefusal(graded: SheetGraded): string {
+  const what = graded.batch ? "This summary.json is a batch of answer sheets" : 'This scorecard.json grades an answer sheet';
+  return `${what} of the ${graded.kind} "${graded.id}": this page cannot show its answers beside the key. Import it on the ${graded.kind}'s scoring page, ${sheetScoringPath(graded)}, which shows every answer, the key and the timeline. Nothing was changed.`;
+}
+
 /** Read what a reviewer imports: a scored sheet of this page, or a `scorecard.json` of `packet grade`. */
 export function readImport(text: string, card: ScoringCard): ReadSheetResult {
   let json: unknown;
@@ -444,6 +489,8 @@ export function readImport(text: string, card: ScoringCard): ReadSheetResult {
   } catch {
     return { ok: false, message: 'This file is not JSON, so it is neither a scored sheet nor a scorecard. Nothing was changed.' };
   }
+  const graded = sheetGraded(json);
+  if (graded) return { ok: false, message: sheetGradedRefusal(graded) };
   if (isRecord(json) && json.kind === SCORECARD_KIND) return readScorecard(json, card);
   return readScoredSheet(text, card);
 }

@@ -5,6 +5,7 @@ import { drillVerdictBalance } from './drill-verdict-balance.ts';
 import { keyReasonLength } from './key-reason-length.ts';
 import { labKeyBalance } from './lab-key-balance.ts';
 import { labReadme } from './lab-readme.ts';
+import { handInField } from './hand-in-field.ts';
 import { failureNarrative } from './failure-narrative.ts';
 import { failureSignal } from './failure-signal.ts';
 import { failuresCount } from './failures-count.ts';
@@ -51,4 +52,5 @@ export const lintRules: readonly Rule[] = [
   drillDiffContext,
   keyReasonLength,
   reviewerHeading,
+  handInField,
 ];

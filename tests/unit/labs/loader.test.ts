@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +67,8 @@ describe('labs and drills through the one loader and its two adapters', () => {
     const check = memoryIo(t.root, { env: process.env });
     expect(await runCli(['check', 'fresh-lab', 'fresh-drill'], check)).toBe(0);
     expect(check.stdout).toContain('2 packets checked (2 parsed): 0 errors, 0 warnings.');
+    // Both say where the answer sheet goes (lint PK256 warns without it).
+    for (const id of ['fresh-lab', 'fresh-drill']) expect(await readFile(path.join(t.root, 'packets', id, 'prompt.mdx'), 'utf8')).toMatch(/^handIn: \{ to: "[^"]+" \}$/m);
     const bad = memoryIo(t.root, { env: process.env });
     expect(await runCli(['new', 'x', '--kind', 'quiz'], bad)).toBe(2);
     expect(bad.stderr).toContain('--kind must be "takehome" or "lab" or "drill"');

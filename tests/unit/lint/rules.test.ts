@@ -59,6 +59,8 @@ const EXPECTED: Record<string, { code: string; places: [line: number, column: nu
   'key-reason-length': { code: 'PK254', file: 'assistant.mdx', places: [[34, 15]] },
   // "## Notes for the grader": a reviewer's section that ships in RUBRIC.md
   'reviewer-heading': { code: 'PK255', file: 'rubric.mdx', places: [[33, 1]] },
+  // a lab with no handIn: at "kind: lab"
+  'hand-in-field': { code: 'PK256', file: 'prompt.mdx', places: [[4, 7]] },
 };
 
 /** Lint a fixture of any kind: the rules that read its kind. */

@@ -15,6 +15,8 @@ import {
   scoredSheet,
   scoredSheetFileName,
   scoringCardOf,
+  sheetGraded,
+  sheetScoringPath,
   type ScoringCard,
 } from '../../../src/site/scored-sheet.ts';
 
@@ -232,5 +234,26 @@ describe('a scorecard.json imported onto the card', () => {
     expect(draftIdOf({ candidate: ' ' })).toBeNull();
     expect(blindLabel(sha)).toBe('Submission aaaaaaaa');
     expect(blindLabel(null)).toBe('A submission');
+  });
+});
+
+describe('a scorecard or batch of answer sheets on the rubric form', () => {
+  const sheetCard = (kind: unknown) => ({ kind: 'packet-kit/scorecard', schemaVersion: 1, packet: { id: card.id, version: card.version, digest: card.digest }, submission: { name: 'ada', sha256: 'a'.repeat(64), kind }, graded: true, rows: [] });
+
+  it('names the kind and the packet of a sheet scorecard and of a batch of them', () => {
+    expect(sheetGraded(sheetCard('lab-sheet'))).toEqual({ kind: 'lab', id: card.id, batch: false });
+    expect(sheetGraded(sheetCard('drill-sheet'))).toEqual({ kind: 'drill', id: card.id, batch: false });
+    expect(sheetGraded({ kind: 'packet-kit/grade-summary', packet: { id: 'lab-x' }, rows: [{ name: 'a' }, { name: 'b', scorecard: sheetCard('lab-sheet') }] })).toEqual({ kind: 'lab', id: 'lab-x', batch: true });
+    expect(sheetGraded(sheetCard('workspace'))).toBeNull();
+    expect(sheetGraded(sheetCard(undefined))).toBeNull();
+    expect(sheetGraded({ kind: 'packet-kit/grade-summary', rows: 'no' })).toBeNull();
+    expect(sheetGraded(null)).toBeNull();
+  });
+
+  it('readImport refuses it with the path of the scoring page, the id escaped into the path', () => {
+    const read = readImport(JSON.stringify(sheetCard('drill-sheet')), card);
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.message).toContain(`Import it on the drill's scoring page, /drills/${card.id}/score/,`);
+    expect(sheetScoringPath({ kind: 'lab', id: 'a/b c' })).toBe('/labs/a%2Fb%20c/score/');
   });
 });
