@@ -21,7 +21,8 @@ async function built(page: Page, kind: 'lab' | 'drill'): Promise<BuiltScorePage>
 
 const cardOf = (b: BuiltScorePage, name: string) => {
   const auto = b.card.rubric.rows.filter((r) => r.auto);
-  return sheetScorecard(b, { name, scores: Object.fromEntries(auto.map((r) => [r.id, r.max])), answers: b.kind === 'lab' ? labAnswers(b, 'Ada') : drillAnswers(b, 'Ada') });
+  // Automatic rows at 0, which any answers bear out (the scoring page refuses rows its answers do not).
+  return sheetScorecard(b, { name, scores: Object.fromEntries(auto.map((r) => [r.id, 0])), answers: b.kind === 'lab' ? labAnswers(b, 'Ada') : drillAnswers(b, 'Ada') });
 };
 
 test("the take-home rubric page refuses a lab sheet's scorecard and its batch, naming the lab's scoring page, and ticks nothing", async ({ page }) => {
