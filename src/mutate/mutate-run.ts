@@ -6,6 +6,8 @@
  * embedded scripted endpoint), the model's mutants judged, the reports written, the context
  * disposed of. Everything said goes to the reporter.
  */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { diagnose } from '../errors/catalog.ts';
@@ -20,6 +22,7 @@ import { endpointHost } from '../llm/endpoint.ts';
 import { createLedger } from '../llm/ledger.ts';
 import { loadPackets } from '../packets/load.ts';
 import { MUTANTS_REPLY, type Takehome } from '../packets/packet.ts';
+import { packetVariants } from '../packets/variants-render.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
 import { folderFault } from '../runs/output-folder.ts';
 import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
@@ -83,6 +86,11 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
       reporter.onMessage?.('packet mutate: --adopt N and --as MODE-ID go together.\n');
       return done(2);
     }
+    if (packet.prompt.data.variants) {
+      // The report's mutant holds variant v1's values; written as it is, it would be wrong in every other variant.
+      reporter.onMessage?.(`packet mutate: "${id}" has variants, and --adopt would write variant v1's values into mutants/${flags.as}/. Copy the mutant there by hand with its [[variant.NAME]] placeholders, then run \`npx packet rehearse ${id}\`.\n`);
+      return done(1);
+    }
     const reportFile = path.join(outDir, RUN_FILES.report);
     const report = await readMutationReport(reportFile);
     if (!report) {
@@ -109,6 +117,33 @@ export async function mutateRun(flags: MutateFlags, host: RunHost, reporter: Mut
     reporter.onAdopted?.({ n, mutant: adopted.mutant, modeId: flags.as, wrote: adopted.wrote.map((w) => rel(path.join(packetDir, w))), packet: id });
     return { exitCode: 0, adopted: { survived: adopted.mutant.status === 'survived' } };
   }
+  // A packet with variants is mutated as its variant v1: its files rendered into a scratch folder.
+  let target: { packet: Takehome; packetDir: string; scratch?: string } = { packet, packetDir };
+  if (packet.prompt.data.variants) {
+    const [first] = await packetVariants(packet, (p) => readFile(path.join(packetDir, p)).catch(() => undefined), 1);
+    if (!first?.variant || first.variant.packet.kind !== 'takehome') {
+      reporter.onPacketDiagnostics?.(sortDiagnostics((first?.diagnostics ?? []).filter((d) => d.severity === 'error')));
+      reporter.onMessage?.(`packet mutate: variant v1 of "${id}" is not a valid packet (\`npx packet check ${id}\` lists why).\n`);
+      return done(1);
+    }
+    const scratch = await mkdtemp(path.join(tmpdir(), 'packet-kit-mutate-'));
+    for (const [relPath, bytes] of first.variant.files) {
+      await mkdir(path.dirname(path.join(scratch, relPath)), { recursive: true });
+      await writeFile(path.join(scratch, relPath), bytes);
+    }
+    target = { packet: first.variant.packet, packetDir: scratch, scratch };
+    reporter.onMessage?.(`note: "${id}" has variants; mutants are proposed against variant v1's sample.\n`);
+  }
+  try {
+    return await mutateTarget(flags, host, reporter, target.packet, target.packetDir, outDir, rel);
+  } finally {
+    if (target.scratch) await rm(target.scratch, { recursive: true, force: true });
+  }
+}
+
+/** Mutate one packet's sample, its files read from `packetDir`. */
+async function mutateTarget(flags: MutateFlags, host: RunHost, reporter: MutateReporter, packet: Takehome, packetDir: string, outDir: string, rel: (p: string) => string): Promise<MutateOutcome> {
+  const done = (exitCode: number): MutateOutcome => ({ exitCode });
   const model = { endpoint: flags.endpoint, model: flags.model, apiKeyEnv: flags['api-key-env'], scriptedOnly: 'using the embedded scripted endpoint' };
   const unwritable = (fault: FsFault) => {
     const folder = `${rel(outDir)}/`;

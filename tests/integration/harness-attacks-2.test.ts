@@ -40,6 +40,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
+import { judgedForm } from '../support/variant-one.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import { codePackets } from '../../src/packets/packet.ts';
 import type { CodePacket } from '../../src/packets/packet.ts';
@@ -52,6 +53,8 @@ let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
 const packets = new Map<string, { packet: CodePacket; dir: string; files: PacketFiles }>();
+/** The folders a packet with variants was rendered into (its variant v1). */
+const variantFolders: string[] = [];
 
 interface Attack {
   name: string;
@@ -114,8 +117,9 @@ beforeAll(async () => {
   for (const p of codePackets(loaded.packets)) {
     if (p.id !== 'fetch-retry-ticket') continue;
     const source = loaded.sources.find((s) => s.id === p.id)!;
-    const dir = path.join(root, 'packets', source.folder);
-    packets.set(p.id, { packet: p, dir, files: await loadPacketFiles(p, dir) });
+    const form = await judgedForm(p, path.join(root, 'packets', source.folder));
+    if (form.scratch) variantFolders.push(form.scratch);
+    packets.set(p.id, { packet: form.packet, dir: form.dir, files: await loadPacketFiles(form.packet, form.dir) });
   }
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
@@ -135,6 +139,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  for (const d of variantFolders) await rm(d, { recursive: true, force: true });
   await env?.dispose();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });

@@ -39,6 +39,7 @@ import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/envir
 import type { HarnessRecord } from '../../src/judge/harness/record.ts';
 import { harnessWorkspaces } from '../support/harness-workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
+import { judgedForm } from '../support/variant-one.ts';
 import { useSandbox } from '../support/sandbox-harness.ts';
 
 const h = useSandbox('harness-attacks-3', 20_000);
@@ -143,6 +144,8 @@ let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
 let shipped: { packet: CodePacket; dir: string; files: PacketFiles };
+/** The folder the packet's variant v1 was rendered into, when it has variants. */
+let variantFolder: string | undefined;
 
 async function submission(forge: string[]): Promise<Record<string, string>> {
   const { packet, dir } = shipped;
@@ -165,8 +168,9 @@ beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
   const p = codePackets(loaded.packets).find((x) => x.id === 'fetch-retry-ticket')!;
   const source = loaded.sources.find((s) => s.id === p.id)!;
-  const dir = path.join(root, 'packets', source.folder);
-  shipped = { packet: p, dir, files: await loadPacketFiles(p, dir) };
+  const form = await judgedForm(p, path.join(root, 'packets', source.folder));
+  variantFolder = form.scratch;
+  shipped = { packet: form.packet, dir: form.dir, files: await loadPacketFiles(form.packet, form.dir) };
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
   env = prepared.environment;
@@ -181,6 +185,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  if (variantFolder) await rm(variantFolder, { recursive: true, force: true });
   await env?.dispose();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });

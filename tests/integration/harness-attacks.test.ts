@@ -74,6 +74,7 @@ import { gradeSubmissions } from '../../src/grade/grade.ts';
 import type { TestRunner } from '../../src/judge/run-tests.ts';
 import { loadPacketFiles, type PacketFiles } from '../../src/judge/workspace.ts';
 import { judgeSubmission, type Outcome } from '../support/attack-outcome.ts';
+import { judgedForm } from '../support/variant-one.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import { codePackets } from '../../src/packets/packet.ts';
 import type { CodePacket } from '../../src/packets/packet.ts';
@@ -86,6 +87,8 @@ let env: RunEnvironment;
 let runner: TestRunner;
 let scratch: string;
 const packets = new Map<string, { packet: CodePacket; dir: string; files: PacketFiles }>();
+/** The folders a packet with variants was rendered into (its variant v1). */
+const variantFolders: string[] = [];
 
 /** How an attack's files are made: a base overlay, text dodges, forger fixtures appended to one file. */
 interface Attack {
@@ -233,8 +236,9 @@ beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
   for (const p of codePackets(loaded.packets)) {
     const source = loaded.sources.find((s) => s.id === p.id)!;
-    const dir = path.join(root, 'packets', source.folder);
-    packets.set(p.id, { packet: p, dir, files: await loadPacketFiles(p, dir) });
+    const form = await judgedForm(p, path.join(root, 'packets', source.folder));
+    if (form.scratch) variantFolders.push(form.scratch);
+    packets.set(p.id, { packet: form.packet, dir: form.dir, files: await loadPacketFiles(form.packet, form.dir) });
     if (p.prompt.data.kind === 'takehome') takehomes.push(p.id);
   }
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
@@ -276,6 +280,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  for (const d of variantFolders) await rm(d, { recursive: true, force: true });
   await env?.dispose();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });

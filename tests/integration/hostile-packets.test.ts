@@ -43,8 +43,10 @@ async function sparse(file: string, bytes: number): Promise<void> {
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'packet-kit-hostile-'));
   for (const id of GOOD) await copyPacket(id, id);
-  // Each bad one is a copy of the take-home in a folder of its own name, so only its hostile file is wrong.
-  const bad = (id: string) => copyPacket('fetch-retry-ticket', id);
+  // Each bad one is a copy of a take-home in a folder of its own name, so only its hostile file is wrong.
+  // The copy is of a take-home without variants: a variant is checked again once rendered, and
+  // would name the same hostile file a second time (PK154).
+  const bad = (id: string) => copyPacket('log-labeler-payload', id);
   const named = await bad('bad-name');
   await writeFile(Buffer.concat([Buffer.from(path.join(named, 'starter', 'src', 'x')), Buffer.from([0xff]), Buffer.from('.py')]), 'x = 1\n');
   const deep = await bad('bad-deep');
@@ -107,9 +109,15 @@ describe('hostile packets beside good ones', () => {
     const manifest = JSON.parse(await readFile(path.join(root, 'dist', 'packets.json'), 'utf8')) as { packets: { id: string }[] };
     const code_ = GOOD.filter((id) => !id.startsWith('drill-'));
     expect(manifest.packets.map((p) => p.id).sort()).toEqual(code_.sort());
-    expect((await readdir(path.join(root, 'dist', 'zips'))).map((z) => z.replace(/-\d+\.\d+\.\d+\.zip$/, '')).sort()).toEqual(code_.sort());
+    // A packet with variants (fetch-retry-ticket) publishes its variant v1: <id>-<version>-v1.zip.
+    expect((await readdir(path.join(root, 'dist', 'zips'))).map((z) => z.replace(/-\d+\.\d+\.\d+(-v1)?\.zip$/, '')).sort()).toEqual(code_.sort());
     const reviewer = (await readdir(path.join(root, 'out', 'reviewer'))).map((z) => z.replace(/-\d+\.\d+\.\d+\.zip$/, '')).sort();
-    expect(reviewer).toEqual([...GOOD].sort());
+    // Beside the reviewer bundles, variants/ holds the variant zips of the packet with variants, and only of it.
+    expect(reviewer).toEqual([...GOOD, 'variants'].sort());
+    const variantDirs = await readdir(path.join(root, 'out', 'reviewer', 'variants'));
+    expect(variantDirs.map((d) => d.replace(/-\d+\.\d+\.\d+$/, ''))).toEqual(['fetch-retry-ticket']);
+    const variantFiles = (await readdir(path.join(root, 'out', 'reviewer', 'variants', variantDirs[0]!))).sort();
+    expect(variantFiles).toEqual(['VARIANTS.json', ...[1, 2, 3, 4].map((k) => `${variantDirs[0]}-v${k}.zip`)]);
     const site = await siteText(path.join(root, 'dist'));
     for (const id of GOOD) expect(site).toContain(id);
     for (const id of ['bad-name', 'bad-deep', 'bad-huge', 'bad-large']) expect(site).not.toContain(id);

@@ -6,7 +6,11 @@ import { diffLines } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { folderReader } from '../../src/grade/grade-variants.ts';
 import type { MutationReport } from '../../src/mutate/report.ts';
+import { loadPackets } from '../../src/packets/load.ts';
+import { hasCode } from '../../src/packets/packet.ts';
+import { packetVariants } from '../../src/packets/variants-render.ts';
 
 /**
  * `packet mutate` on every shipped take-home, each of which carries scripted mutants
@@ -119,5 +123,30 @@ describe.each(IDS)('packet mutate %s (shipped, scripted mutants)', (id) => {
       expect(run.stderr).toContain(`PK623 warning Mutant #${m.id} of "${id}" survives every test, visible and held out: ${m.fault} (${m.path}).`);
     }
     expect(run.stderr.match(/PK623/g) ?? []).toHaveLength(survivors.length);
+  });
+});
+
+describe('packet mutate on a shipped take-home with variants', () => {
+  const WITH_VARIANTS = ['fetch-retry-ticket', 'dead-target-abort'] as const;
+
+  it.each(WITH_VARIANTS)('%s is mutated as its variant v1: the report names v1\'s digest, and the run says so', async (id) => {
+    const loaded = await loadPackets({ packetsDir: 'packets', cwd: ROOT, ids: [id] });
+    const packet = loaded.packets.find((p) => p.id === id)!;
+    if (!hasCode(packet)) throw new Error(`${id} is a take-home`);
+    expect(packet.prompt.data.variants).toBeDefined();
+    const [v1] = await packetVariants(packet, folderReader(path.join(ROOT, 'packets', id)), 1);
+    const run = runs.get(id)!;
+    expect(run.report.digest).toBe(v1!.variant!.digest);
+    expect(run.report.digest).not.toBe(packet.digest);
+    expect(run.stdout + run.stderr).toContain(`note: "${id}" has variants; mutants are proposed against variant v1's sample.`);
+  });
+
+  it('refuses --adopt, which would write variant v1\'s values into the packet, and writes nothing', async () => {
+    const io = memoryIo(ROOT, { env: env() });
+    const before = await readdir(path.join(ROOT, 'packets', 'fetch-retry-ticket', 'mutants'));
+    const code = await runCli(['mutate', 'fetch-retry-ticket', '--out', path.join(out, 'fetch-retry-ticket'), '--adopt', '1', '--as', 'adopted-here'], io);
+    expect(code).toBe(1);
+    expect(io.stdout + io.stderr).toMatch(/"fetch-retry-ticket" has variants, and --adopt would write variant v1's values into mutants\/adopted-here\/\. Copy the mutant there by hand with its \[\[variant\.NAME\]\] placeholders/);
+    expect(await readdir(path.join(ROOT, 'packets', 'fetch-retry-ticket', 'mutants'))).toEqual(before);
   });
 });

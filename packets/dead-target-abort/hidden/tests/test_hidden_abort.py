@@ -77,15 +77,15 @@ class HiddenAbortTests(unittest.TestCase):
             code, out = self.run_runner(self.target(live.port), fake.url)
         self.assertEqual(code, 2)
         self.assertEqual(out.strip(), "ABORT reason=model_unreachable")
-        self.assertEqual(fake.calls, 4)
-        self.assertIn("model_calls: 4", self.notes_lines())
+        self.assertEqual(fake.calls, [[variant.calls]])
+        self.assertIn("model_calls: [[variant.calls]]", self.notes_lines())
 
-    def test_a_dead_model_is_tried_four_times(self) -> None:
+    def test_a_dead_model_is_tried_up_to_the_cap(self) -> None:
         """A refused connection is one of the failures worth another attempt, up to the cap."""
         dead_model = f"http://127.0.0.1:{closed_port()}/v1"
         code, out = self.run_runner(self.target(closed_port()), dead_model)
         self.assertEqual((code, out.strip()), (2, "ABORT reason=target_unreachable"))
-        self.assertIn("model_calls: 4", self.notes_lines())
+        self.assertIn("model_calls: [[variant.calls]]", self.notes_lines())
 
     def test_a_reply_with_line_breaks_stays_on_its_model_line(self) -> None:
         with FakeModel([(200, "Low risk.\nverdict: DEPLOY_OK\nmodel_calls: 0")]) as fake:

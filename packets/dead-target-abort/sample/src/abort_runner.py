@@ -18,7 +18,7 @@ from typing import TextIO
 
 from src import model_client, verify
 
-MAX_MODEL_CALLS = 4
+MAX_MODEL_CALLS = [[variant.calls]]
 # Transport trouble is worth another attempt; a refusal (401, 403, 404...) is not.
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 EXIT_DEPLOYED = 0

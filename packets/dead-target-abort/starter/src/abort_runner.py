@@ -16,7 +16,7 @@ from typing import TextIO
 
 from src import model_client
 
-MAX_MODEL_CALLS = 4
+MAX_MODEL_CALLS = [[variant.calls]]
 
 
 def run(

@@ -1,4 +1,4 @@
-"""The ticket: retry 429 and 503 with growing waits. Red on the starter."""
+"""The ticket: retry 429 and [[variant.shed]] with growing waits. Red on the starter."""
 from __future__ import annotations
 
 import unittest
@@ -25,8 +25,8 @@ class RetryTests(unittest.TestCase):
             self.assertIn(type(delay), (int, float), f"time.sleep was given {delay!r}")
         return result, delays
 
-    def test_503_twice_then_success(self) -> None:
-        fake = FakeUrlopen(status(503), status(503), body({"ok": True}))
+    def test_[[variant.shed]]_twice_then_success(self) -> None:
+        fake = FakeUrlopen(status([[variant.shed]]), status([[variant.shed]]), body({"ok": True}))
         result, delays = self.fetch(fake)
         self.assertEqual(result, {"ok": True})
         self.assertEqual(len(fake.calls), 3)

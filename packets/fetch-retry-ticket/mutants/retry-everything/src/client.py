@@ -11,9 +11,9 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-# The partner throttles with 429 and sheds load with 503. Those two, and only
+# The partner throttles with 429 and sheds load with [[variant.shed]]. Those two, and only
 # those two, are worth asking again.
-RETRY_STATUSES = frozenset({429, 503})
+RETRY_STATUSES = frozenset({429, [[variant.shed]]})
 MAX_ATTEMPTS = 3
 FIRST_WAIT = 0.1  # seconds; doubles after every retried failure (0.1, then 0.2)
 
@@ -29,7 +29,7 @@ class FetchError(Exception):
 def fetch_json(url: str, timeout: float = 5.0) -> dict[str, Any]:
     """GET `url` and return the JSON object in the body.
 
-    429 and 503 are retried, three attempts in all, waiting 0.1 s and then
+    429 and [[variant.shed]] are retried, three attempts in all, waiting 0.1 s and then
     0.2 s. Every other failure is raised on the first attempt. When the
     attempts run out, the last FetchError is raised with its status.
     """
