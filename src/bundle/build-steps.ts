@@ -136,15 +136,16 @@ async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed
  * embedded scripted endpoint on 127.0.0.1 for the scripted replies, receipts kept in memory.
  */
 async function rehearseOffline(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, packets: CodePacket[], folders: ReadonlyMap<string, string>): Promise<RehearsalOutcome> {
-  const [{ rehearse }, { jsonReportFile }, { directoryCache }] = await Promise.all([
+  const [{ rehearse }, { jsonReportFile }, { directoryCache }, { replySource }] = await Promise.all([
     import('../rehearse/rehearse.ts'),
     import('../rehearse/report-file.ts'),
     import('../rehearse/cache.ts'),
+    import('../rehearse/rehearse-variants.ts'),
   ]);
   const ready = await sandboxed();
   if (!ready.ok) return { ok: false, diagnostic: ready.diagnostic };
   const { environment } = ready.ready;
-  const server = await ready.ctx.scriptedServer(packets.map((p) => ({ id: p.id, dir: folders.get(p.id)!, replies: p.trees.replies })));
+  const server = await ready.ctx.scriptedServer(packets.map((p) => replySource(p, folders.get(p.id)!)));
   try {
     const report = await rehearse({
       packets,

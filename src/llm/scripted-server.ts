@@ -21,13 +21,18 @@ export interface ReplyStore {
   list(): Promise<string[]>;
 }
 
-/** Replies read from packet folders: `<dir>/replies/<reply>.md`. `replies` lists each packet's reply files (relative to replies/). */
-export function replyStoreFromDirs(packets: ReadonlyMap<string, { dir: string; replies: readonly string[] }>): ReplyStore {
+/**
+ * Replies read from packet folders: `<dir>/replies/<reply>.md`. `replies` lists each packet's reply
+ * files (relative to replies/); `render`, when given, is applied to each reply's text (a packet
+ * with variants serves its first variant's replies, their placeholders written in).
+ */
+export function replyStoreFromDirs(packets: ReadonlyMap<string, { dir: string; replies: readonly string[]; render?: (text: string) => string }>): ReplyStore {
   return {
     async get(packet, reply) {
       const p = packets.get(packet);
       if (!p || !p.replies.includes(`${reply}.md`)) return undefined;
-      return readFile(path.join(p.dir, 'replies', `${reply}.md`), 'utf8').catch(() => undefined);
+      const text = await readFile(path.join(p.dir, 'replies', `${reply}.md`), 'utf8').catch(() => undefined);
+      return text !== undefined && p.render ? p.render(text) : text;
     },
     async list() {
       const out: string[] = [];

@@ -21,12 +21,26 @@ import { loadPacketFiles } from '../judge/workspace.ts';
 import type { CodePacket } from '../packets/packet.ts';
 import { valuesText } from '../packets/variants-check.ts';
 import { packetVariants, type PacketVariant } from '../packets/variants-render.ts';
-import type { VariantValues } from '../packets/variants.ts';
+import { placeholderValues, renderTemplate, variantValues, type VariantValues } from '../packets/variants.ts';
 import { defect } from './defect.ts';
 import { statusOf, type CheckResult, type CheckVariant, type PacketReport, type VariantReport } from './report.ts';
 
 /** Leak checks per packet at most: variant k against k+1, for k = 1, 2, 3. */
 export const LEAK_PAIRS = 3;
+
+/** The variant whose scripted replies are rehearsed: the first (the others share the replies' words, with their own values). */
+export const REPLY_VARIANT = 1;
+
+/**
+ * A packet's entry for the embedded scripted endpoint: its folder and reply files, and for a
+ * packet with variants the rendering of each reply as variant {@link REPLY_VARIANT} sees it.
+ */
+export function replySource(packet: CodePacket, dir: string): { id: string; dir: string; replies: readonly string[]; render?: (text: string) => string } {
+  const spec = packet.prompt.data.variants;
+  if (!spec) return { id: packet.id, dir, replies: packet.trees.replies };
+  const values = placeholderValues(REPLY_VARIANT, variantValues(packet.prompt.data.seed, spec, REPLY_VARIANT));
+  return { id: packet.id, dir, replies: packet.trees.replies, render: (text) => renderTemplate(text, values) };
+}
 
 /** The pairs the leak check judges (the sample of the first over the second): each variant against the next, at most `cap`. */
 export function leakPairs(count: number, cap = LEAK_PAIRS): [number, number][] {

@@ -8,7 +8,7 @@ import type { Sandbox, SandboxMounts } from '../sandbox/types.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { RehearsalCache } from './cache.ts';
 import { rehearsePacket } from './rehearse-packet.ts';
-import { rehearseVariants } from './rehearse-variants.ts';
+import { rehearseVariants, REPLY_VARIANT } from './rehearse-variants.ts';
 import type { ScriptedEndpoint } from './replies.ts';
 import { fanOut } from '../runs/reporter.ts';
 import type { RehearsalReporter } from './reporter.ts';
@@ -105,8 +105,8 @@ export async function rehearse(options: RehearseOptions): Promise<RehearsalRepor
               runner,
               limit,
               now: options.now,
-              // A variant's scripted replies are not rehearsed (the endpoint serves the packet's own files).
-              rehearseVariant: (v, dir) => once(v.packet, dir, undefined),
+              // The first variant's scripted replies are rehearsed (the endpoint serves them rendered, see replySource).
+              rehearseVariant: (v, dir) => once(v.packet, dir, v.number === REPLY_VARIANT ? options.scripted : undefined),
               leakCache: {
                 get: async (digest) => (await options.cache.get(packet.id, keyOf(digest, false)))?.checks[0],
                 set: (digest, check) => options.cache.set(packet.id, keyOf(digest, false), { id: packet.id, version: packet.prompt.data.version, digest, status: statusOf([check]), checks: [check], defects: [], cached: false, durationMs: check.durationMs }),

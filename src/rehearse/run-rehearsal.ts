@@ -18,6 +18,7 @@ import type { ReadySandbox, RunContext } from '../runs/context.ts';
 import { systemClock, type RunClock } from '../runs/turn-loop.ts';
 import { runModelRehearsals } from './model-runs.ts';
 import { rehearse } from './rehearse.ts';
+import { replySource } from './rehearse-variants.ts';
 import type { RehearsalReporter } from './reporter.ts';
 import { exitCodeOf, type RehearsalReport } from './report.ts';
 import type { Shard } from './shard.ts';
@@ -77,7 +78,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
   const { reporter } = o;
   // The embedded endpoint serves every packet's replies: the reply checks always use it, a
   // live run uses it when no endpoint is given. It listens on 127.0.0.1 only.
-  const server = await o.ctx.scriptedServer(o.packets.map((p) => ({ id: p.id, dir: o.packetDirs.get(p.id)!, replies: p.trees.replies })));
+  const server = await o.ctx.scriptedServer(o.packets.map((p) => replySource(p, o.packetDirs.get(p.id)!)));
   let modelScratch: string | undefined;
   try {
     const report = await rehearse({

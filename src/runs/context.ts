@@ -80,7 +80,7 @@ export interface RunContext {
   /** The limits of a packet's budget under the flags', and the flags it ignores. */
   budget(packet: BudgetLimits): { limits: BudgetLimits; ignored: string[] };
   /** The embedded scripted endpoint serving these packets' replies on 127.0.0.1; closed by `dispose`. */
-  scriptedServer(packets: Iterable<{ id: string; dir: string; replies: readonly string[] }>): Promise<ScriptedServer>;
+  scriptedServer(packets: Iterable<{ id: string; dir: string; replies: readonly string[]; render?: (text: string) => string }>): Promise<ScriptedServer>;
   /** Close the servers, dispose of the sandbox, remove the scratch root; safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -160,7 +160,7 @@ export function openRunContext(command: string, host: RunHost, o: RunContextOpti
     sandbox: () => (made ??= make()),
     budget: (packet) => effectiveBudget(packet, o.budget ?? {}),
     async scriptedServer(packets) {
-      const started = await startScriptedServer({ replies: replyStoreFromDirs(new Map([...packets].map((p) => [p.id, { dir: p.dir, replies: p.replies }]))) });
+      const started = await startScriptedServer({ replies: replyStoreFromDirs(new Map([...packets].map((p) => [p.id, { dir: p.dir, replies: p.replies, ...(p.render ? { render: p.render } : {}) }]))) });
       // Closed once, whoever closes it first (the run when done with it, or dispose).
       let closing: Promise<void> | undefined;
       const server: ScriptedServer = { ...started, close: () => (closing ??= started.close()) };

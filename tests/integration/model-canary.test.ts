@@ -76,9 +76,10 @@ function leaks(body: string, canary: ReadonlySet<string>): string[] {
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
   // Scripted replies and their model runs belong to take-homes; a lab's assistant is scripted on its page.
-  // A take-home with variants is left out: its replies hold placeholders, and the rehearsal does not
-  // rehearse a variant's scripted replies (docs/variants.md, "The rehearsal"). Which ones are left
-  // out is pinned, so a third packet with variants is a decision, not a silent loss.
+  // A take-home with variants is left out: its replies hold placeholders, which the rehearsal writes
+  // in for its first variant (tests/integration/rehearse-variants.test.ts holds that), while the
+  // model runs below read the packet's own files. Which ones are left out is pinned, so a third
+  // packet with variants is a decision, not a silent loss.
   const takehomes = codePackets(loaded.packets).filter((p) => p.prompt.data.kind === 'takehome');
   expect(takehomes.filter((p) => p.prompt.data.variants).map((p) => p.id).sort()).toEqual(['dead-target-abort', 'fetch-retry-ticket']);
   packets = takehomes.filter((p) => !p.prompt.data.variants);

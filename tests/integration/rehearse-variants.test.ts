@@ -77,6 +77,16 @@ describe('packet rehearse on a packet with variants', () => {
     }
   });
 
+  it("rehearses the first variant's scripted replies, their placeholders written in: the sample passes and every failure reply is caught", () => {
+    const planted = packetOf(0, 'variant-planted');
+    const replies = planted.checks.filter((c) => c.kind === 'reply');
+    expect(replies.map((c) => c.id).sort()).toEqual(['v1:reply:accepts-garbage', 'v1:reply:drops-minutes', 'v1:reply:sample']);
+    for (const r of replies) {
+      expect(r.ok, `${r.id}: ${r.actual}`).toBe(true);
+      expect(r.model!.verdict).toMatch(r.id === 'v1:reply:sample' ? /^PASS$/ : /^(CAUGHT|FALSE-GREEN)$/);
+    }
+  });
+
   it('runs the leak check on each variant against the next: a sample of one variant fails the next one\'s tests', () => {
     const planted = packetOf(0, 'variant-planted');
     const leaks = planted.checks.filter((c) => c.kind === 'leak');
