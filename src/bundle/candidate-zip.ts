@@ -74,9 +74,10 @@ export function readmeMarkdown(packet: CodePacket, variant?: string): string {
     codeBlock(p.test, 'bash'),
     heading(2, 'Hand in'),
     ...handInSection(packet, variant),
-    paragraph('Only these paths may change; a change anywhere else is noted against the submission: ', ...p.workspace.allow.flatMap((g, i) => (i ? [', ', code(g)] : [code(g)]))),
   ];
-  if (p.protected.length) {
+  // A lab is graded from its answer sheet: what a take-home's folder may change, and what is put back, does not apply.
+  if (p.kind !== 'lab') children.push(paragraph('Only these paths may change; a change anywhere else is noted against the submission: ', ...p.workspace.allow.flatMap((g, i) => (i ? [', ', code(g)] : [code(g)]))));
+  if (p.protected.length && p.kind !== 'lab') {
     children.push(paragraph('Do not change these files. The originals are put back before grading, and a change is noted:'));
     children.push(list(p.protected.map((g) => [code(g)])));
   }
@@ -97,7 +98,9 @@ export function handInSection(packet: CodePacket, variant?: string): RootContent
     const file = sheetFilePattern(packet.id, p.version);
     return [
       paragraph(
-        `This folder is the codebase to read and run. The lab itself is on its page of the site this zip came from: the assistant\'s suggestions, your choices, hand edits, reasons and plan. When you are done, press "${DONE_LABEL}" on that page: it checks every suggestion has a choice and every reason is written, and saves your answer sheet as `,
+        'This folder is the codebase to read and run. The lab itself is on its page, ',
+        code(`/labs/${packet.id}/`),
+        ` on the site this zip came from: the assistant\'s suggestions, your choices, hand edits, reasons and plan. When you are done, press "${DONE_LABEL}" on that page: it checks every suggestion has a choice and every reason is written, and saves your answer sheet as `,
         code(file),
         '.',
       ),

@@ -26,6 +26,7 @@ let labExit: number;
 let labStdout: string;
 let drillExit: number;
 let drillStdout: string;
+let drillBadExit: number;
 
 const card = async (packet: string, name: string) => JSON.parse(await readFile(path.join(out, packet, name, 'scorecard.json'), 'utf8')) as Scorecard;
 const md = (packet: string, name: string) => readFile(path.join(out, packet, name, 'scorecard.md'), 'utf8');
@@ -95,6 +96,13 @@ beforeAll(async () => {
   const wrong = (v: string) => (v === 'reject' ? 'accept' : 'reject');
   await writeFile(path.join(sheets, 'drills', 'drill-key.json'), JSON.stringify(drillSheet((d) => d.key.verdict)));
   await writeFile(path.join(sheets, 'drills', 'drill-wrong.json'), JSON.stringify(drillSheet((d) => wrong(d.key.verdict))));
+  // A drill's sheet of another version, and tampered ones: a diff answered twice, a verdict outside the three, a forged score.
+  await mkdir(path.join(sheets, 'drills-bad'), { recursive: true });
+  const keyed = drillSheet((d) => d.key.verdict);
+  await writeFile(path.join(sheets, 'drills-bad', 'drill-old.json'), JSON.stringify({ ...keyed, version: '0.9.0', digest: 'f'.repeat(64) }));
+  await writeFile(path.join(sheets, 'drills-bad', 'drill-twice.json'), JSON.stringify({ ...keyed, diffs: [...keyed.diffs, { ...keyed.diffs[0]!, verdict: wrong(keyed.diffs[0]!.verdict) }] }));
+  await writeFile(path.join(sheets, 'drills-bad', 'drill-approve.json'), JSON.stringify({ ...keyed, diffs: keyed.diffs.map((d, i) => (i === 1 ? { ...d, verdict: 'approve' } : d)) }));
+  await writeFile(path.join(sheets, 'drills-bad', 'drill-forged.json'), JSON.stringify({ ...drillSheet((d) => wrong(d.key.verdict)), score: 10, decision: 'hire' }));
 
   const names = ['key', 'offered', 'hand-hidden', 'hand-tamper', 'old-version', 'duplicate', 'bad-choice', 'forged', 'ghost-hand', 'not-json'].map((n) => path.join(sheets, `${n}.json`));
   const io = memoryIo(ROOT, { env: process.env });
@@ -103,6 +111,7 @@ beforeAll(async () => {
   const dio = memoryIo(ROOT, { env: process.env });
   drillExit = await runCli(['grade', drill.id, path.join(sheets, 'drills'), '--out', out], dio);
   drillStdout = dio.stdout;
+  drillBadExit = await runCli(['grade', drill.id, path.join(sheets, 'drills-bad'), '--out', out], memoryIo(ROOT, { env: process.env }));
 }, 120_000);
 
 afterAll(() => rm(path.dirname(out), { recursive: true, force: true }));
@@ -239,6 +248,26 @@ describe('packet grade on a drill’s answer sheets', () => {
     expect(row(bad, choicesRow.id).score).toBe(0);
     expect(bad.answers!.items.some((i) => i.matches)).toBe(false);
     expect(bad.decision.state).toBe('no-hire');
+  });
+
+  it('refuses a drill sheet of another version or tampered with, and never believes a forged score', async () => {
+    expect(drillBadExit).toBe(1);
+    const old = await card(drill.id, 'drill-old');
+    expect(old).toMatchObject({ graded: false, verdict: 'REFUSED' });
+    expect(old.findings.map((f) => f.code)).toEqual(['PK562']);
+    expect(old.findings[0]!.message).toContain(`version ${drill.prompt.data.version}, digest ${drill.digest}`);
+    for (const name of ['drill-twice', 'drill-approve']) {
+      const c = await card(drill.id, name);
+      expect(c, name).toMatchObject({ graded: false, verdict: 'REFUSED' });
+      expect(c.findings[0]!.code, name).toBe('PK563');
+      expect(c.rows.every((r) => r.score === null), name).toBe(true);
+    }
+    expect((await card(drill.id, 'drill-approve')).findings[0]!.message).toContain('"diffs[1].verdict"');
+    const forged = await card(drill.id, 'drill-forged');
+    const choicesRow = drill.rubric.data.rows.find((r) => r.auto === 'choices')!;
+    expect(forged.findings.map((f) => f.code)).toContain('PK564');
+    expect(row(forged, choicesRow.id).score).toBe(0);
+    expect(forged.decision.state).toBe('no-hire');
   });
 });
 

@@ -5,7 +5,11 @@ import { sheetFileName } from '../../../src/labs/sheet-read.ts';
 import { edit, labWith } from '../labs/helpers.ts';
 import { memPacket } from './helpers.ts';
 
-const handIn = (text: string | undefined, value: string) => edit(text, '\nversion:', `\nhandIn: ${value}\nversion:`);
+/** The prompt with this handIn in place of the scaffold's own (none when `value` is undefined). */
+const handIn = (text: string | undefined, value: string | undefined) => {
+  const without = (text ?? '').replace(/\nhandIn: [^\n]*/, '');
+  return value === undefined ? without : edit(without, '\nversion:', `\nhandIn: ${value}\nversion:`);
+};
 
 describe("the zip's hand-in text, per kind", () => {
   it("names the exported sheet's file as the lab page makes it", () => {
@@ -17,7 +21,8 @@ describe("the zip's hand-in text, per kind", () => {
   });
 
   it("a lab's PACKET.md says to send the answer sheet by its file name, to the person who sent the packet, and never the folder", () => {
-    const { packet } = labWith();
+    const { packet } = labWith((f) => ({ 'prompt.mdx': handIn(f['prompt.mdx'], undefined) }));
+    expect(packet!.prompt.data.handIn).toBeUndefined();
     const md = readmeMarkdown(packet!);
     const version = packet!.prompt.data.version;
     const hand = md.slice(md.indexOf('## Hand in'));
@@ -28,6 +33,10 @@ describe("the zip's hand-in text, per kind", () => {
     expect(md).not.toContain('Send back this whole folder');
     expect(md).not.toContain('README.md included');
     expect(md).not.toMatch(/`answer sheet`/);
+    // The lab's own page, by its path; none of a take-home folder's rules (a sheet is graded, not the folder).
+    expect(hand).toContain('`/labs/mem/`');
+    expect(md).not.toContain('noted against the submission');
+    expect(md).not.toContain('put back before grading');
   });
 
   it("a lab's PACKET.md names the packet's handIn address and note as text", () => {
@@ -44,6 +53,7 @@ describe("the zip's hand-in text, per kind", () => {
     expect(plain).toContain('Send back this whole folder, README.md included');
     expect(plain).toContain(`Send it to **${HAND_IN_FALLBACK}**.`);
     expect(plain).not.toContain('answers-<your-name>.json');
+    expect(plain).toContain('Only these paths may change; a change anywhere else is noted against the submission');
     const { packet } = memPacket((f) => ({ 'prompt.mdx': handIn(f['prompt.mdx'], '{ to: "https://jobs.example.com/upload" }') }));
     expect(readmeMarkdown(packet)).toContain('Send it to **https://jobs.example.com/upload**.');
   });
