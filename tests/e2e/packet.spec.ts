@@ -5,6 +5,15 @@ import { REHEARSAL_LABELS } from '../../src/site/format.ts';
 import { expect, test } from './support/fixtures.ts';
 import { expectedBuild, publicPackets, siteUnderTest, type SiteUnderTest } from './support/packets.ts';
 import { zipEntries } from './support/zip-entries.ts';
+import { placeholderValues, renderTemplate, type VariantValues } from '../../src/packets/variants.ts';
+import path from 'node:path';
+
+/** The values variant v1 of a packet sees, from the build's VARIANTS.json beside the reviewer bundles. */
+async function firstVariantValues(packet: PublicPacket): Promise<VariantValues> {
+  const dir = process.env.PACKET_KIT_E2E_REVIEWER!;
+  const key = JSON.parse(await readFile(path.join(dir, 'variants', `${packet.id}-${packet.prompt.version}`, 'VARIANTS.json'), 'utf8')) as { variants: { number: number; values: VariantValues }[] };
+  return placeholderValues(1, key.variants.find((v) => v.number === 1)!.values);
+}
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const SECRET_TREES = /^(?:[^/]+\/)?(?:sample|hidden|mutants|replies)\/|(?:^|\/)(?:sample|failures)\.mdx$/;
@@ -53,7 +62,8 @@ for (const packet of packets) {
 for (const packet of packets) {
   test(`the download serves the zip the page describes, holding the starter files and no secret: ${packet.id}`, async ({ page }) => {
     await page.goto(`/packets/${packet.id}/`);
-    const expected = expectedBuild(site, packet).download;
+    const built = expectedBuild(site, packet);
+    const expected = built.download;
     const link = page.locator('[data-zip-link]');
     if (!expected) {
       // Built without a zip of this digest: say so, and link nothing.
@@ -65,7 +75,8 @@ for (const packet of packets) {
     await expect(page.locator('[data-fact="zip-sha256"]')).toHaveText(expected.sha256);
     await expect(page.locator('[data-fact="zip-size"]')).toHaveAttribute('data-bytes', String(expected.size));
     await expect(page.locator('[data-fact="zip-version"]')).toHaveText(packet.prompt.version);
-    expect(expected.zip).toBe(`${packet.id}-${packet.prompt.version}.zip`);
+    // A packet with variants offers its first variant's zip on the public page.
+    expect(expected.zip).toBe(`${packet.id}-${packet.prompt.version}${built.variants ? '-v1' : ''}.zip`);
 
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe(expected.zip);
@@ -77,7 +88,13 @@ for (const packet of packets) {
     const entries = zipEntries(bytes);
     const prefix = commonFolder(entries.map((e) => e.name));
     const inZip = new Map(entries.map((e) => [e.name.slice(prefix.length), sha256(e.bytes)]));
-    for (const file of packet.starter) expect(inZip.get(file.path), `${expected.zip}: ${file.path}`).toBe(file.sha256);
+    // A packet with variants ships its first variant: each starter file with v1's values (VARIANTS.json of the reviewer side) written in.
+    const v1 = built.variants ? await firstVariantValues(packet) : undefined;
+    for (const file of packet.starter) {
+      const want = v1 ? sha256(Buffer.from(renderTemplate(await readFile(path.join('packets', packet.id, 'starter', file.path), 'utf8'), v1))) : file.sha256;
+      expect(inZip.get(file.path), `${expected.zip}: ${file.path}`).toBe(want);
+    }
+    if (v1) expect([...entries].some((e) => e.bytes.toString().includes('[[variant.')), 'no placeholder left in the zip').toBe(false);
     expect([...inZip.keys()]).toEqual(expect.arrayContaining(['PROMPT.md', 'RUBRIC.md']));
     expect(entries.map((e) => e.name).filter((name) => SECRET_TREES.test(name))).toEqual([]);
   });
