@@ -7,7 +7,7 @@ import type { DrillVerdict } from '../packets/schema/assistant.ts';
 import { DRILL_SHEET_KIND, readDrillSheet, SHEET_SCHEMA_VERSION, sheetFileName, type DrillAnswerSheet } from '../labs/sheet-read.ts';
 import { downloadJson } from './download-json.ts';
 import { drillHasAnswers, drillMissing } from './round-missing.ts';
-import { mountRound, type Round } from './round-page.ts';
+import { mountRound, mountStartOver, type Round } from './round-page.ts';
 
 /** What the page hands its script. */
 export interface DrillPageData {
@@ -97,28 +97,17 @@ export function mountDrill(root: HTMLElement): void {
   };
 
   // Start over: asked first, and undone in one click with everything it cleared.
-  const dialog = q<HTMLDialogElement>('[data-reset-dialog]');
-  const undoReset = q<HTMLButtonElement>('[data-undo-reset]');
-  let beforeReset: DrillAnswerSheet | undefined;
-  q<HTMLButtonElement>('[data-reset]').addEventListener('click', () => dialog.showModal());
-  dialog.addEventListener('close', () => {
-    if (dialog.returnValue !== 'reset') return;
-    dialog.returnValue = '';
-    beforeReset = sheet();
-    for (const input of root.querySelectorAll<HTMLInputElement>('input[type="radio"]')) input.checked = false;
-    for (const area of root.querySelectorAll<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]')) area.value = '';
-    refresh();
-    undoReset.hidden = false;
-    round.timeline.record('start-over');
-    say('Started over: every verdict and reason is cleared. "Undo start over" brings them back.');
-  });
-  undoReset.addEventListener('click', () => {
-    if (!beforeReset) return;
-    apply(beforeReset);
-    beforeReset = undefined;
-    undoReset.hidden = true;
-    round.timeline.record('undo-start-over');
-    say('Your answers are back as they were before you started over.', 'ok');
+  mountStartOver<DrillAnswerSheet>(root, {
+    sheet,
+    clear() {
+      for (const input of root.querySelectorAll<HTMLInputElement>('input[type="radio"]')) input.checked = false;
+      for (const area of root.querySelectorAll<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]')) area.value = '';
+      refresh();
+    },
+    apply,
+    record: (action) => round.timeline.record(action),
+    say,
+    cleared: 'every verdict and reason is cleared.',
   });
 
   const round: Round = mountRound(root, { sheet, read: (json) => readDrillSheet(json, { ...data }), apply, save, say, missing: (s) => drillMissing(root, s), hasAnswers: drillHasAnswers });

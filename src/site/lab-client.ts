@@ -11,7 +11,7 @@ import { runView, type PageState } from '../labs/run-view.ts';
 import { LAB_SHEET_KIND, missingReasons, PLAN_FIELDS, readLabSheet, SHEET_SCHEMA_VERSION, sheetFileName, type LabAnswerSheet, type LabPlan } from '../labs/sheets.ts';
 import { LAB_TABLE_KIND, type CandidateTable } from '../labs/table.ts';
 import { downloadJson } from './download-json.ts';
-import { mountRound, type Round } from './round-page.ts';
+import { mountRound, mountStartOver, type Round } from './round-page.ts';
 import { labHasAnswers, labMissing } from './round-lab.ts';
 
 /** What the page hands its script (no key: the candidate's view only). */
@@ -215,34 +215,23 @@ export function mountLab(root: HTMLElement): void {
   };
 
   // Start over: asked first, and undone in one click with everything it cleared.
-  const dialog = q<HTMLDialogElement>('[data-reset-dialog]')!;
-  const undoReset = q<HTMLButtonElement>('[data-undo-reset]')!;
-  let beforeReset: LabAnswerSheet | undefined;
-  q<HTMLButtonElement>('[data-reset]')!.addEventListener('click', () => dialog.showModal());
-  dialog.addEventListener('close', () => {
-    if (dialog.returnValue !== 'reset') return;
-    dialog.returnValue = '';
-    beforeReset = sheet();
-    localStorage.removeItem(storageKey);
-    for (const area of qa<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]')) area.value = '';
-    data.suggestions.forEach((s, i) => {
-      choices[i] = null;
-      hand[i] = undefined;
-      setText(i, s.original);
-    });
-    refresh();
-    markStale();
-    undoReset.hidden = false;
-    round.timeline.record('start-over');
-    say('Started over: every choice, edit and note is cleared. "Undo start over" brings them back.');
-  });
-  undoReset.addEventListener('click', () => {
-    if (!beforeReset) return;
-    apply(beforeReset);
-    beforeReset = undefined;
-    undoReset.hidden = true;
-    round.timeline.record('undo-start-over');
-    say('Your answers are back as they were before you started over.', 'ok');
+  mountStartOver<LabAnswerSheet>(root, {
+    sheet,
+    clear() {
+      localStorage.removeItem(storageKey);
+      for (const area of qa<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]')) area.value = '';
+      data.suggestions.forEach((s, i) => {
+        choices[i] = null;
+        hand[i] = undefined;
+        setText(i, s.original);
+      });
+      refresh();
+      markStale();
+    },
+    apply,
+    record: (action) => round.timeline.record(action),
+    say,
+    cleared: 'every choice, edit and note is cleared.',
   });
 
   const readSheet = (json: string) => readLabSheet(json, { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) });

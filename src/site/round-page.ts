@@ -156,3 +156,40 @@ export function mountRound<S extends RoundSheet>(root: HTMLElement, hooks: Round
     },
   };
 }
+
+/** What "Start over" needs of a page: its sheet now, how to clear it, how to put a sheet back, the timeline, the page's voice. */
+export interface StartOverHooks<S> {
+  sheet(): S;
+  /** Clear every answer on the page (and anything kept of it). */
+  clear(): void;
+  apply(sheet: S): void;
+  record(action: 'start-over' | 'undo-start-over'): void;
+  say(message: string, tone?: 'ok' | 'error' | ''): void;
+  /** What was cleared, in a sentence: "every verdict and reason is cleared." */
+  cleared: string;
+}
+
+/** Start over: asked first in the page's dialog, and undone in one click with everything it cleared. */
+export function mountStartOver<S>(root: HTMLElement, o: StartOverHooks<S>): void {
+  const dialog = root.querySelector<HTMLDialogElement>('[data-reset-dialog]')!;
+  const undo = root.querySelector<HTMLButtonElement>('[data-undo-reset]')!;
+  let before: S | undefined;
+  root.querySelector<HTMLButtonElement>('[data-reset]')!.addEventListener('click', () => dialog.showModal());
+  dialog.addEventListener('close', () => {
+    if (dialog.returnValue !== 'reset') return;
+    dialog.returnValue = '';
+    before = o.sheet();
+    o.clear();
+    undo.hidden = false;
+    o.record('start-over');
+    o.say(`Started over: ${o.cleared} "Undo start over" brings them back.`);
+  });
+  undo.addEventListener('click', () => {
+    if (!before) return;
+    o.apply(before);
+    before = undefined;
+    undo.hidden = true;
+    o.record('undo-start-over');
+    o.say('Your answers are back as they were before you started over.', 'ok');
+  });
+}
