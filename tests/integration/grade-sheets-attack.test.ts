@@ -68,6 +68,9 @@ const LAB_SHEETS = [
   'nul',
   'key',
   'key-copy',
+  'lying-eq',
+  'gc-walk',
+  'fd2-rewrite',
 ] as const;
 
 beforeAll(async () => {
@@ -111,6 +114,28 @@ beforeAll(async () => {
   await write('backslash', labSheet(key, { 'min-length': `${sug('min-length').revised.trimEnd()} \\` }));
   await write('nul', labSheet(key, { 'min-length': `${sug('min-length').revised}    x = 1\u0000\n` }));
   await write('key', labSheet(key));
+  // From inside the code under test, on choices the key does not hold (merge as offered): a value that
+  // says it equals anything; a walk of the garbage collector to every running TestResult, emptied at exit;
+  // fd 2 pointed elsewhere, with a runner's summary of success written to the real one.
+  const wrong = { ...key, merge: 'accept' };
+  await write(
+    'lying-eq',
+    labSheet(wrong, { 'quarter-hours': '    class Same(list):\n        def __eq__(self, other):\n            return True\n        def __ne__(self, other):\n            return False\n    return Same(slots)\n' }),
+  );
+  await write(
+    'gc-walk',
+    labSheet(wrong, {
+      'quarter-hours': beforeReturn(
+        'import atexit, gc, unittest\ndef _clean():\n    for o in gc.get_objects():\n        if isinstance(o, unittest.TestResult):\n            o.failures.clear(); o.errors.clear()\natexit.register(_clean)\nfor o in gc.get_objects():\n    if isinstance(o, unittest.TestResult):\n        o.wasSuccessful = lambda: True',
+      ),
+    }),
+  );
+  await write(
+    'fd2-rewrite',
+    labSheet(wrong, {
+      'quarter-hours': beforeReturn('import os\nreal = os.dup(2)\nos.write(real, b"\\n----------------------------------------------------------------------\\nRan 13 tests in 0.001s\\n\\nOK\\n")\nnull = os.open(os.devnull, os.O_WRONLY)\nos.dup2(null, 2)'),
+    }),
+  );
   // The very same file under another name: one candidate, one card to score.
   await copyFile(path.join(sheets, 'key.json'), path.join(sheets, 'key-copy.json'));
 
@@ -177,7 +202,7 @@ describe('hostile lab sheets', () => {
   });
 
   it('never turns green for code that exits 0, prints a report, patches the results or overwrites the tests', async () => {
-    for (const name of ['exit-zero', 'fake-report', 'patch-result', 'overwrite-tests']) {
+    for (const name of ['exit-zero', 'fake-report', 'patch-result', 'overwrite-tests', 'lying-eq', 'gc-walk', 'fd2-rewrite']) {
       const c = await card(lab.id, name);
       expect(c.graded, name).toBe(true);
       expect(c.verdict, name).not.toBe('PASS');
