@@ -7,11 +7,10 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import type { GradeSummary } from '../../src/grade/grade.ts';
 import { folderReader } from '../../src/grade/grade-variants.ts';
 import type { Scorecard } from '../../src/judge/scorecard.ts';
-import { LAB_SHEET_KIND } from '../../src/labs/sheet-read.ts';
-import { variantOf } from '../../src/packets/lab-compose.ts';
 import { loadPackets } from '../../src/packets/load.ts';
 import type { Lab } from '../../src/packets/packet.ts';
 import { packetVariants, type PacketVariant } from '../../src/packets/variants-render.ts';
+import { hardCodedCut, variantSheet } from '../support/lab-variant-sheets.ts';
 
 /**
  * `packet grade` on the answer sheets of a lab with variants (tests/fixtures/variants/packets/
@@ -32,24 +31,7 @@ let summary: GradeSummary;
 let narrow: { code: number; stated: Scorecard; byDigest: Scorecard };
 
 const card = async (name: string, dir = 'out/grades') => JSON.parse(await readFile(path.join(root, dir, ID, name, 'scorecard.json'), 'utf8')) as Scorecard;
-const modelOf = (x: PacketVariant) => (x.packet as Lab).lab!;
-
-/** A sheet of variant `x` as its page exports it, with the key's choices, `extra` over it. */
-function sheet(x: PacketVariant, extra: Record<string, unknown> = {}, hand: Record<string, string> = {}) {
-  return {
-    schemaVersion: 1,
-    kind: LAB_SHEET_KIND,
-    id: ID,
-    version: lab.prompt.data.version,
-    digest: x.digest,
-    variant: x.id,
-    date: '2026-12-02T10:00:00.000Z',
-    candidate: 'Ada',
-    plan: { endState: 'slugs right', checkpoints: 'separators\nlength', invariant: 'tests green', byHand: 'the reasons' },
-    suggestions: modelOf(x).suggestions.map((s) => ({ id: s.id, choice: s.key.choice, ...(hand[s.id] !== undefined ? { hand: hand[s.id] } : {}), reason: `because ${s.id}` })),
-    ...extra,
-  };
-}
+const sheet = variantSheet;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'grade-lab-variants-'));
@@ -75,8 +57,7 @@ beforeAll(async () => {
   await write('unknown-variant', sheet(v2, { variant: 'v7' }));
   await write('variant-not-text', sheet(v2, { variant: 2 }));
   // v1's revised length cut with v1's limit typed in, sent as v2: right for v1, wrong for v2.
-  const cut = modelOf(v1).suggestions.find((s) => s.id === 'length-cut')!;
-  const copied = variantOf(cut, 'revise').replaceAll('MAX_LENGTH', String(v1.values.limit));
+  const copied = hardCodedCut(v1);
   expect(copied).toContain(String(v1.values.limit));
   await write('copied-from-v1', sheet(v2, {}, { 'length-cut': copied }));
   // The same hand edit on its own variant: green, no leak check.
