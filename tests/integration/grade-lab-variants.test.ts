@@ -140,6 +140,9 @@ describe('packet grade on the sheets of a lab with variants', () => {
     expect(c.decision.state).toBe('no-hire');
     expect(c.decision.reason).toContain('PK584');
     expect(c.answers!.tests.some((t) => t.hidden && t.outcome === 'fail')).toBe(true);
+    const md = await readFile(path.join(root, 'out/grades', ID, 'copied-from-v1', 'scorecard.md'), 'utf8');
+    expect(md).toContain('- Variant: `v2`');
+    expect(md).toContain('PK584');
   });
 
   it('passes the same hand edit on its own variant, without a leak check', async () => {
