@@ -80,7 +80,12 @@ rubric, sample, failures, assistant).`,
     packets: SHARED_FLAGS.packets,
     kind: { type: 'string', value: 'K', default: 'takehome', choices: ['takehome', 'lab', 'drill'], description: 'what to scaffold' },
     title: { type: 'string', value: 'TEXT', defaultText: 'the id in words', description: "the packet's title" },
-    variants: { type: 'boolean', default: false, description: 'a take-home with variant parameters: its function is named by [[variant.func]], one of three names per variant (docs/variants.md)' },
+    variants: {
+      type: 'boolean',
+      default: false,
+      description:
+        'a packet with variant parameters (docs/variants.md): a take-home whose function is named by [[variant.func]], one of three names per variant; with --kind lab, a lab whose slug limit is [[variant.limit]] (45, 50 or 55) in its starter, a suggestion, the visible and the hidden tests. Not for a drill',
+    },
   },
   exit: '0 created, 1 the folder exists, 2 a wrong id, kind or flag, or a packets folder that cannot be written (PK193).',
 });

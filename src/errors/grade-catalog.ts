@@ -392,30 +392,45 @@ export const GradeErrors = {
       `Packet ${id} has variants, and the submission's README.md has no \`Variant:\` line${owner ? ` (its \`Digest:\` is variant ${owner}'s)` : ''}. Its hidden tests depend on the variant, so it was not graded against any of them.`,
     hint: () => 'Look up which variant zip you sent this candidate (the reviewer key VARIANTS.json lists each variant\'s id and digest), put its `Variant:` and `Digest:` lines back into the submission\'s README.md as the zip had them, and grade again.',
   }),
-  VariantUnknown: entry<{ stated: string; id: string; range: string }>({
+  VariantUnknown: entry<{ stated: string; id: string; range: string; sheet?: string }>({
     code: 'PK581',
     name: 'VariantUnknown',
     title: 'A submission names a variant the packet does not have',
     severity: 'error',
-    message: ({ stated, id, range }) => `The submission's README.md names variant "${stated}", which is not one of the variants of packet ${id} sent out (${range}). It was not graded against any variant.`,
-    hint: () => 'If you built and sent more variants than the packet\'s variants.count, grade with --variants N (as many as packet build --variants made, at most 100). Otherwise check in the reviewer key VARIANTS.json which variant zip you sent this candidate, correct the `Variant:` and `Digest:` lines of the submission\'s README.md to that variant\'s, and grade again.',
+    message: ({ stated, id, range, sheet }) =>
+      `${sheet ? `The "variant" of the answer sheet ${sheet} names` : "The submission's README.md names"} variant "${stated}", which is not one of the variants of packet ${id} sent out (${range}). It was not graded against any variant.`,
+    hint: ({ sheet }) =>
+      sheet
+        ? 'If you sent more variants than the packet\'s variants.count, grade with --variants N (as many as were sent, at most 100). Otherwise the sheet was edited: ask the candidate for the file their variant\'s lab page exported (its "digest" decides the variant; "variant" must name the same one), and grade again.'
+        : 'If you built and sent more variants than the packet\'s variants.count, grade with --variants N (as many as packet build --variants made, at most 100). Otherwise check in the reviewer key VARIANTS.json which variant zip you sent this candidate, correct the `Variant:` and `Digest:` lines of the submission\'s README.md to that variant\'s, and grade again.',
   }),
-  VariantDigestOther: entry<{ stated: string; owner: string; digest: string }>({
+  VariantDigestOther: entry<{ stated: string; owner: string; digest: string; sheet?: string }>({
     code: 'PK582',
     name: 'VariantDigestOther',
     title: "A submission's variant and digest disagree",
     severity: 'error',
-    message: ({ stated, owner, digest }) => `The submission's README.md names variant ${stated}, but its \`Digest:\` (${digest}…) is variant ${owner}'s. The two lines must name the same variant, so it was not graded against either.`,
-    hint: ({ stated, owner }) => `Check in the reviewer key VARIANTS.json which variant you sent this candidate (${stated} or ${owner}), make both lines of the submission's README.md name it, and grade again; a candidate who edited them is worth asking why.`,
+    message: ({ stated, owner, digest, sheet }) =>
+      sheet
+        ? `The answer sheet ${sheet} names variant ${stated} (its "variant"), but its "digest" (${digest}…) is variant ${owner}'s. The two fields must name the same variant, so it was not graded against either.`
+        : `The submission's README.md names variant ${stated}, but its \`Digest:\` (${digest}…) is variant ${owner}'s. The two lines must name the same variant, so it was not graded against either.`,
+    hint: ({ stated, owner, sheet }) =>
+      sheet
+        ? `Check which variant's lab page you sent this candidate (${stated}, /labs/<id>/${stated}/, or ${owner}); a page writes both fields of its own variant, so a sheet whose two fields disagree was edited: ask the candidate for the file the page exported, and why.`
+        : `Check in the reviewer key VARIANTS.json which variant you sent this candidate (${stated} or ${owner}), make both lines of the submission's README.md name it, and grade again; a candidate who edited them is worth asking why.`,
   }),
-  VariantDigestUnknown: entry<{ stated: string; digest: string | null; range: string }>({
+  VariantDigestUnknown: entry<{ stated: string | null; digest: string | null; range: string; sheet?: string }>({
     code: 'PK583',
     name: 'VariantDigestUnknown',
     title: "A submission's digest is no variant's",
     severity: 'error',
-    message: ({ stated, digest, range }) =>
-      `The submission's README.md names variant ${stated}, but ${digest ? `its \`Digest:\` (${digest}…) is the digest of no variant (${range}) of this version of the packet` : 'it has no `Digest:` line'}. It was not graded against any variant.`,
-    hint: () => 'The zip may be of another version of the packet, or the README was edited: check the reviewer key VARIANTS.json of the version you sent, grade with the packets of that version (--packets DIR), or put back the `Digest:` line of the zip you sent, and grade again.',
+    message: ({ stated, digest, range, sheet }) =>
+      sheet
+        ? `The answer sheet ${sheet}${stated ? ` names variant ${stated}, but its` : ' has no "variant", and its'} ${digest ? `"digest" (${digest}…) is the digest of no variant (${range}) of this version of the packet` : '"digest" is missing'}. The digest decides which variant's key and tests grade it, so it was not graded against any variant.`
+        : `The submission's README.md names variant ${stated}, but ${digest ? `its \`Digest:\` (${digest}…) is the digest of no variant (${range}) of this version of the packet` : 'it has no `Digest:` line'}. It was not graded against any variant.`,
+    hint: ({ sheet }) =>
+      sheet
+        ? 'The sheet may be of another version of the lab, of a variant past the count (grade with --variants N, as many as were sent), or edited: grade it with the packets of the version its page was built from (--packets DIR), or ask the candidate for the file their lab page exported.'
+        : 'The zip may be of another version of the packet, or the README was edited: check the reviewer key VARIANTS.json of the version you sent, grade with the packets of that version (--packets DIR), or put back the `Digest:` line of the zip you sent, and grade again.',
   }),
   AnswersOtherVariant: entry<{ own: string; other: string; ownTests: string; otherTests: string }>({
     code: 'PK584',
@@ -425,5 +440,24 @@ export const GradeErrors = {
     message: ({ own, other, ownTests, otherTests }) =>
       `This submission passes variant ${other}'s tests, not its own variant ${own}: against ${own}'s tests it is red (${ownTests}), against ${other}'s every test passes (${otherTests}). Its code answers another candidate's variant: a copied answer, not a solution of the task it was given.`,
     hint: ({ own, other }) => `Do not hire on this card. Compare the submission with the answers to variant ${other} you have seen, and ask the candidate to walk through their solution of ${own}; a solution that passes both variants is never flagged.`,
+  }),
+  // Lab answer sheets of a lab with variants, and drills (sheet).
+  LabVariantUnrendered: entry<{ file: string; variant: string; id: string }>({
+    code: 'PK588',
+    name: 'LabVariantUnrendered',
+    title: "A lab sheet's variant cannot be rendered to grade it",
+    severity: 'error',
+    message: ({ file, variant, id }) =>
+      `The answer sheet ${file} is of variant ${variant} of lab ${id}, but that variant's files do not render into a lab whose suggestions resolve, so there is no key or hidden test of ${variant} to grade it against. It was not graded.`,
+    hint: ({ id }) => `Run \`npx packet check ${id}\` (with --variants N if more variants were sent): it names the variant and the placeholder that breaks it (PK154). Fix the packet without changing what the candidates saw, or grade with the packets of the version the pages were built from (--packets DIR).`,
+  }),
+  DrillVariantsUnsupported: entry<Record<string, never>>({
+    code: 'PK589',
+    name: 'DrillVariantsUnsupported',
+    title: 'A drill declares variants',
+    severity: 'error',
+    message: () =>
+      'This drill\'s prompt.mdx declares "variants", and a drill has none: its diffs are reviewed on the site and no code runs, so no hidden test could tell one variant\'s answers from another\'s, and nothing would write its [[variant.NAME]] placeholders into the page it shows.',
+    hint: () => 'Remove the "variants" field (and any [[variant.NAME]] placeholder) from the drill, and change its `seed` when it is reused; for a round whose answers must differ per candidate, make it a lab with variants (`npx packet new <id> --kind lab --variants`).',
   }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -71,7 +71,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
     const files = await loadPacketFiles(packet, path.resolve(host.cwd, flags.packets, source.folder));
     const runner = ready.runner(pool.timeoutMs, packet.prompt.data.sandbox);
-    if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
+    if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, ...(flags.variants !== undefined ? { variants: flags.variants } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
     return exitOf(await gradeSubmissions({ ...common, files, submissions, ...(flags.variants !== undefined ? { variants: flags.variants } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
   } finally {
     await ctx.dispose();

@@ -18,15 +18,18 @@ import { canaryRunnerIds, verdictOf, type Judgement } from '../judge/judge.ts';
 import { judgeRun, type JudgedRun } from '../judge/judge-run.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { DRILL_SHEET_SUBMISSION, LAB_SHEET_SUBMISSION, type SheetAnswers } from '../judge/scorecard-format.ts';
-import { decisionSoFar, SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, type CardRow, type Scorecard } from '../judge/scorecard.ts';
+import { decisionSoFar, SCORECARD_KIND, SCORECARD_SCHEMA_VERSION, type CardRow, type CardVariant, type Scorecard } from '../judge/scorecard.ts';
 import { canonicalTestId } from '../judge/test-ids.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { scoreSheet, typedVersion, type SheetScoring } from '../labs/score.ts';
 import type { DrillAnswerSheet, LabAnswerSheet, TimelineEntry } from '../labs/sheet-read.ts';
 import { composeLab, LAB_STATES, variantOf, type LabState } from '../packets/lab-compose.ts';
 import type { Drill, Lab } from '../packets/packet.ts';
-import { gradeBatch, type GradeBatch, type GradeReporter } from './grade.ts';
-import { readDrillSheetStrict, readLabSheetStrict, readSheetBytes, SHEET_LIMITS } from './sheet-intake.ts';
+import { gradeBatch, withVariant, type GradeBatch, type GradeReporter } from './grade.ts';
+import { variantBench, type VariantBench } from './grade-variants.ts';
+import { readDrillSheetStrict, readLabSheetStrict, readLabSheetVariant, readSheetBytes, SHEET_LIMITS } from './sheet-intake.ts';
+import { labVariant, readSheetVariant, sheetLeakCheck, type LabVariant } from './sheet-variants.ts';
+import { variantOnCard } from './variant-read.ts';
 
 /** What grading a batch of answer sheets needs. */
 export interface SheetGradeOptions {
@@ -49,7 +52,12 @@ export interface SheetGradeOptions {
   now: () => number;
   random: () => number;
   reporter?: GradeReporter;
+  /** A lab with variants: how many were sent out (`packet grade --variants`); default its `variants.count`. */
+  variants?: number;
 }
+
+/** A batch's lab variants: rendered on demand, each once (set by {@link gradeSheets} for a lab with variants). */
+type SheetBatchOptions = SheetGradeOptions & { bench?: VariantBench };
 
 /** The card's `submission` of a sheet. */
 function submissionOf(name: string, source: string, kind: string, sha256: string | null, stated: { version: string | null; digest: string | null }): Scorecard['submission'] {
@@ -190,10 +198,19 @@ const statedOf = (bytes: Buffer): { version: string | null; digest: string | nul
   }
 };
 
-/** Grade one lab sheet, read strictly, through the judge. */
-async function gradeLab(o: SheetGradeOptions, packet: Lab, read: LabAnswerSheet, warnings: Finding[], submission: Scorecard['submission']): Promise<Scorecard> {
+/** The variant a lab sheet is graded as: the bench it came from and the variant read from the sheet. */
+interface GradedVariant {
+  bench: VariantBench;
+  own: LabVariant;
+}
+
+/**
+ * Grade one lab sheet, read strictly, through the judge: against `packet` (the lab, or for a lab
+ * with variants the sheet's variant rendered: its suggestions, key and rubric) and `files` (its
+ * starter and hidden tests). A variant's card carries it, with the leak check's result.
+ */
+async function gradeLab(o: SheetGradeOptions, packet: Lab, files: PacketFiles, read: LabAnswerSheet, warnings: Finding[], submission: Scorecard['submission'], graded?: GradedVariant): Promise<Scorecard> {
   const model = packet.lab!;
-  const files = o.files!;
   // A hand edit that types out a scripted version (line ends aside) is that choice: the page exports such a region as its choice, and it scores as one.
   const sheet: LabAnswerSheet = {
     ...read,
@@ -234,19 +251,23 @@ async function gradeLab(o: SheetGradeOptions, packet: Lab, read: LabAnswerSheet,
     });
   const answersBase = { kind: 'lab' as const, candidate: sheet.candidate ?? null, exported: capLine(sheet.date, SHEET_LIMITS.short), plan: { ...sheet.plan }, timeline: timelineOf(sheet.timeline) };
   const answersIn = sheet.suggestions.map((a) => ({ answer: a.choice, hand: a.hand !== undefined }));
+  const onCard = (c: Scorecard, leakCheck: CardVariant['leakCheck']) => (graded ? withVariant(c, { ...variantOnCard(graded.own), leakCheck }) : c);
   if ('rejected' in judged) {
     const refusal = finding('intake', GradeErrors.SubmissionUnreadable, { reason: `the code the answers give cannot be laid out: ${judged.rejected}` });
     const c = refusedCard(o, submission, refusal);
-    return { ...c, findings: [refusal, ...warnings], answers: { ...answersBase, items: items(scoreSheet(packet.rubric.data, answersIn, ids.map((_, i) => model.suggestions[i]!.key.choice), null).matches), tests: [] } };
+    const refused = { ...c, findings: [refusal, ...warnings], answers: { ...answersBase, items: items(scoreSheet(packet.rubric.data, answersIn, ids.map((_, i) => model.suggestions[i]!.key.choice), null).matches), tests: [] } };
+    return onCard(refused, { ran: false, reason: 'its code cannot be laid out', tried: [], passed: null });
   }
   const j = judged.judgement;
-  const findings = [...j.findings, ...warnings];
+  // A lab with variants: answers red on their own variant and green on another's answer that one (PK584).
+  const leak = graded ? await sheetLeakCheck({ runner: o.runner!, scratchDir: o.scratchDir!, random: o.random, now: o.now }, graded.bench, { ...graded.own, suggestions: ids }, { states, texts }, j) : undefined;
+  const findings = [...j.findings, ...(leak?.finding ? [leak.finding] : []), ...warnings];
   const verdict = verdictOf(findings);
   // A run that could not judge (the sandbox failed) knows nothing of the tests: those rows stay open.
   const results = verdict === 'INCONCLUSIVE' ? null : { testsGreen: j.testsGreen, visibleGreen: j.visibleGreen, hiddenGreen: j.hiddenGreen };
   const scoring = scoreSheet(packet.rubric.data, answersIn, model.suggestions.map((s) => s.key.choice), results);
   const expected = { visible: files.expected.visible.length, hidden: files.expected.all.length - files.expected.visible.length };
-  return card({
+  const c = card({
     o,
     submission,
     findings,
@@ -257,6 +278,25 @@ async function gradeLab(o: SheetGradeOptions, packet: Lab, read: LabAnswerSheet,
     answers: { ...answersBase, items: items(scoring.matches), tests: finalTests(judged) },
     sandbox: o.sandboxKind,
   });
+  return onCard(c, leak?.check ?? { ran: false, reason: 'no variant', tried: [], passed: null });
+}
+
+/**
+ * Grade one sheet of a lab with variants: its variant read (the digest decides, `variant` must
+ * agree), then read strictly against that variant's digest and suggestions, then graded against
+ * that variant's key, starter and hidden tests.
+ */
+async function gradeLabVariant(o: SheetBatchOptions, bench: VariantBench, packet: Lab, bytes: Buffer, shownFile: string, submission: Scorecard['submission']): Promise<Scorecard> {
+  const head = readLabSheetVariant(bytes, shownFile, packet);
+  if (!head.ok) return refusedCard(o, submission, head.refusal);
+  const reading = await readSheetVariant(head.sheet, bench, packet, shownFile);
+  if ('refusal' in reading) return refusedCard(o, submission, reading.refusal);
+  const own = await labVariant(bench, reading.variant.number);
+  if (!own) return refusedCard(o, submission, finding('intake', GradeErrors.LabVariantUnrendered, { file: shownFile, variant: reading.variant.id, id: packet.id }, { file: shownFile }));
+  const target = { id: packet.id, version: packet.prompt.data.version, digest: own.digest, suggestions: own.lab.lab.suggestions.map((s) => s.id), variants: true };
+  const strict = readLabSheetStrict(bytes, shownFile, target);
+  if (!strict.ok) return refusedCard(o, submission, strict.refusal);
+  return gradeLab(o, own.lab, own.files, strict.sheet, strict.warnings, submission, { bench, own });
 }
 
 /** Grade one drill sheet, read strictly: its verdicts against the key, no code run. */
@@ -289,7 +329,7 @@ function gradeDrill(o: SheetGradeOptions, packet: Drill, sheet: DrillAnswerSheet
 }
 
 /** Grade one sheet (never throws for a bad one: it is a card with its finding). */
-export async function gradeSheet(o: SheetGradeOptions, source: string, name: string, firstCopy?: ReadonlyMap<string, string>): Promise<Scorecard> {
+export async function gradeSheet(o: SheetBatchOptions, source: string, name: string, firstCopy?: ReadonlyMap<string, string>): Promise<Scorecard> {
   const { packet } = o;
   const kind = packet.kind === 'lab' ? LAB_SHEET_SUBMISSION : DRILL_SHEET_SUBMISSION;
   const shownFile = shownName(path.basename(source));
@@ -306,9 +346,10 @@ export async function gradeSheet(o: SheetGradeOptions, source: string, name: str
   if (first !== undefined) return refusedCard(o, submission, finding('intake', GradeErrors.AnswerSheetRepeated, { file: shownFile, first: shownName(path.basename(first)), sha256: read.sha256 }, { file: shownFile }));
   const target = { id: packet.id, version: packet.prompt.data.version, digest: packet.digest };
   if (packet.kind === 'lab') {
+    if (o.bench) return gradeLabVariant(o, o.bench, packet, read.bytes, shownFile, submission);
     const strict = readLabSheetStrict(read.bytes, shownFile, { ...target, suggestions: packet.lab!.suggestions.map((s) => s.id) });
     if (!strict.ok) return refusedCard(o, submission, strict.refusal);
-    return gradeLab(o, packet, strict.sheet, strict.warnings, submission);
+    return gradeLab(o, packet, o.files!, strict.sheet, strict.warnings, submission);
   }
   const strict = readDrillSheetStrict(read.bytes, shownFile, { ...target, diffs: packet.diffs.map((d) => d.id) });
   if (!strict.ok) return refusedCard(o, submission, strict.refusal);
@@ -329,8 +370,10 @@ export async function gradeSheets(o: SheetGradeOptions): Promise<GradeBatch> {
     if (before === undefined) seen.set(read.sha256, source);
     else firstCopy.set(source, before);
   }
+  // A lab with variants: each sheet graded against its own variant, rendered once per batch.
+  const bench = packet.kind === 'lab' && packet.prompt.data.variants ? variantBench(packet, o.files!.packetDir, o.scratchDir!, o.variants) : undefined;
   return gradeBatch(
-    { packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest }, kind: packet.kind, submissions, outDir: o.outDir, jobs: o.jobs, date: o.date, ...(o.reporter ? { reporter: o.reporter } : {}) },
-    (source, name) => gradeSheet({ ...o, submissions }, source, name, firstCopy),
+    { packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) }, kind: packet.kind, submissions, outDir: o.outDir, jobs: o.jobs, date: o.date, ...(o.reporter ? { reporter: o.reporter } : {}) },
+    (source, name) => gradeSheet({ ...o, submissions, ...(bench ? { bench } : {}) }, source, name, firstCopy),
   );
 }

@@ -48,6 +48,8 @@ const IGNORED_SHOWN = 20;
 
 /** The fields a page writes at the top of each sheet; any other is ignored and flagged. */
 const LAB_FIELDS = new Set(['schemaVersion', 'kind', 'id', 'version', 'digest', 'date', 'candidate', 'plan', 'suggestions', 'timeline']);
+/** A lab with variants: its page also writes the variant it shows (`variant`). */
+const LAB_VARIANT_FIELDS = new Set([...LAB_FIELDS, 'variant']);
 const DRILL_FIELDS = new Set(['schemaVersion', 'kind', 'id', 'version', 'digest', 'date', 'candidate', 'diffs', 'timeline']);
 const PLAN_FIELDS = ['endState', 'checkpoints', 'invariant', 'byHand'] as const;
 const SUGGESTION_FIELDS = new Set(['id', 'choice', 'hand', 'reason']);
@@ -141,8 +143,8 @@ class Reader {
     return x;
   }
 
-  /** Parse, and check kind, format version, id, version and digest. */
-  envelope(bytes: Buffer, kind: string, otherKind: string, kindWord: string, target: SheetTarget): Record<string, unknown> {
+  /** Parse, and check kind, format version and id. */
+  head(bytes: Buffer, kind: string, otherKind: string, kindWord: string, target: Pick<SheetTarget, 'id'>): Record<string, unknown> {
     let json: string;
     try {
       json = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -164,6 +166,12 @@ class Reader {
     if (value.id !== target.id) {
       throw new Refusal(finding('intake', GradeErrors.AnswerSheetOtherPacket, { file: this.file, stated: `"${typeof value.id === 'string' ? shownName(value.id.slice(0, SHEET_LIMITS.short)) : what(value.id)}"`, current: `"${target.id}"` }, { file: this.file }));
     }
+    return value;
+  }
+
+  /** Parse, and check kind, format version, id, version and digest. */
+  envelope(bytes: Buffer, kind: string, otherKind: string, kindWord: string, target: SheetTarget): Record<string, unknown> {
+    const value = this.head(bytes, kind, otherKind, kindWord, target);
     if (value.version !== target.version || value.digest !== target.digest) {
       const v = typeof value.version === 'string' ? `version ${shownName(value.version.slice(0, 40))}` : `no version (${what(value.version)})`;
       const d = typeof value.digest === 'string' ? `digest ${shownName(value.digest.slice(0, 64))}` : `no digest (${what(value.digest)})`;
@@ -231,11 +239,39 @@ function run<T>(file: string, body: (r: Reader) => T): StrictRead<T> {
   }
 }
 
-/** Read a lab's answer sheet strictly, for the lab with these suggestions. */
-export function readLabSheetStrict(bytes: Buffer, file: string, target: SheetTarget & { suggestions: readonly string[] }): StrictRead<LabAnswerSheet> {
+/** The most characters of a sheet's `variant` (`v1`..`v100`, with room to show a wrong one). */
+export const SHEET_VARIANT_MAX = 40;
+
+/** What a lab's sheet says of its variant: its digest and, when the page wrote it, its `variant`. */
+export interface SheetVariantStated {
+  /** The sheet's `digest`, when it is a string (cut at 64 characters); null otherwise. */
+  digest: string | null;
+  /** The sheet's `variant` (`v3`), or null when it has none. */
+  variant: string | null;
+  /** The sheet's `version`, when it is a string. */
+  version: string | null;
+}
+
+/**
+ * The head of a lab's answer sheet, read strictly for a lab with variants: parsed, its kind,
+ * format version and id checked (refused as {@link readLabSheetStrict} refuses them), and what it
+ * states of its variant. A `variant` that is not a short string is refused by name. The digest
+ * is not checked here: which variant it is decides the target of the strict read.
+ */
+export function readLabSheetVariant(bytes: Buffer, file: string, target: Pick<SheetTarget, 'id'>): StrictRead<SheetVariantStated> {
+  return run(file, (r) => {
+    const v = r.head(bytes, LAB_SHEET_KIND, DRILL_SHEET_KIND, 'lab', target);
+    const variant = r.text(v, 'variant', 'variant', SHEET_VARIANT_MAX, true);
+    return { digest: typeof v.digest === 'string' ? v.digest.slice(0, 64) : null, variant: variant ?? null, version: typeof v.version === 'string' ? v.version : null };
+  });
+}
+
+/** Read a lab's answer sheet strictly, for the lab with these suggestions; `variants` for a lab with variants, whose page writes `variant`. */
+export function readLabSheetStrict(bytes: Buffer, file: string, target: SheetTarget & { suggestions: readonly string[]; variants?: boolean }): StrictRead<LabAnswerSheet> {
   return run(file, (r) => {
     const v = r.envelope(bytes, LAB_SHEET_KIND, DRILL_SHEET_KIND, 'lab', target);
-    r.unknownKeys(v, LAB_FIELDS, '');
+    r.unknownKeys(v, target.variants ? LAB_VARIANT_FIELDS : LAB_FIELDS, '');
+    if (target.variants) r.text(v, 'variant', 'variant', SHEET_VARIANT_MAX, true);
     const plan = v.plan;
     if (!isRecord(plan)) return r.invalid('plan', v.plan === undefined ? 'is missing' : `is ${what(v.plan)}, not an object`, `give the plan's four fields (${PLAN_FIELDS.join(', ')}), each a string`);
     for (const k of PLAN_FIELDS) r.text(plan, k, `plan.${k}`, SHEET_LIMITS.text);

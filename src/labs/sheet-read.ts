@@ -82,6 +82,11 @@ export interface LabAnswerSheet extends SheetTarget {
   suggestions: SheetSuggestion[];
   /** The round's steps in order; absent on sheets exported before it was kept. */
   timeline?: TimelineEntry[];
+  /**
+   * A lab with variants: the variant the page shows (`v3`). The `digest` (the variant's) decides
+   * the variant; this, when present, must name the same one. Absent for a lab without variants.
+   */
+  variant?: string;
 }
 
 /** One diff on a drill's answer sheet. */
@@ -200,6 +205,7 @@ export function readLabSheet(json: string, target: SheetTarget & { suggestions: 
       plan: { endState: text(plan.endState), checkpoints: text(plan.checkpoints), invariant: text(plan.invariant), byHand: text(plan.byHand) },
       suggestions,
       ...(timeline.value ? { timeline: timeline.value } : {}),
+      ...(typeof v.variant === 'string' && v.variant ? { variant: v.variant } : {}),
     },
   };
 }

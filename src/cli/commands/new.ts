@@ -10,7 +10,7 @@ import { newSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { packetsFlag } from '../shell-word.ts';
-import { VARIANTS_NOTE, variantsRefusal, writeScaffold, type TEMPLATES } from '../scaffold.ts';
+import { variantsNote, variantsRefusal, writeScaffold, type TEMPLATES } from '../scaffold.ts';
 
 export { TEMPLATES } from '../scaffold.ts';
 
@@ -55,6 +55,6 @@ export async function newCommand(args: string[], io: CliIo): Promise<number> {
     return unwritable(fault);
   }
   const what = { takehome: 'prompt, rubric, sample, failures; starter, sample, hidden, mutants, replies', lab: 'prompt, rubric, assistant; starter, hidden', drill: 'prompt, rubric, assistant' }[kind];
-  io.out(`Created ${rel}/ (${what}).${values.variants ? VARIANTS_NOTE : ''}\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
+  io.out(`Created ${rel}/ (${what}).${values.variants ? variantsNote(kind) : ''}\nNext: edit the parts, then run \`npx packet check ${id}${packetsFlag(values.packets, io.cwd)}\`. \`npx packet explain prompt\` (rubric, assistant, ...) says what every field holds.\n`);
   return 0;
 }

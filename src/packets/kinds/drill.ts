@@ -5,6 +5,7 @@
  */
 import { diagnose, Errors } from '../../errors/catalog.ts';
 import type { Diagnostic } from '../../errors/diagnostic.ts';
+import { GradeErrors } from '../../errors/grade-catalog.ts';
 import { LabErrors } from '../../errors/lab-catalog.ts';
 import { rubricChecks } from '../cross-checks.ts';
 import { diffLines } from '../diff-lines.ts';
@@ -64,6 +65,7 @@ export const drillKind: KindDescriptor<Drill> = defineKind<Drill>({
   assemble(parts, source) {
     const assistant = parts.assistant!;
     const diagnostics = [...rubricChecks(parts.rubric!, drillKind), ...drillChecks(source.dir, assistant, source.entries)];
+    if (parts.prompt!.data.variants !== undefined) diagnostics.push(diagnose(GradeErrors.DrillVariantsUnsupported, placeOf(parts.prompt!, ['variants'], 'key'), {}));
     for (const e of source.entries) {
       if (e.kind === 'symlink') diagnostics.push(diagnose(Errors.SymlinkInTree, { file: `${source.dir}/${e.path}` }, { path: e.path }));
       else if (e.kind === 'other') diagnostics.push(diagnose(Errors.UnreadableFile, { file: `${source.dir}/${e.path}` }, { reason: 'it is not a regular file' }));

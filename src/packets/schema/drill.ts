@@ -11,6 +11,10 @@ export const drillPromptSchema = promptSchema
   .pick({ title: true, summary: true, level: true, language: true, minutes: true, version: true, seed: true, tags: true, handIn: true, changelog: true })
   .extend({
     kind: field(z.literal('drill'), { description: 'Always `drill`: a review of an assistant\'s diffs, with no code to run.', examples: ['drill'] }),
+    // Read only to be refused by name (PK589): a drill runs no code, so no test tells one variant's answers from another's.
+    variants: field(z.unknown().optional(), {
+      description: 'Not for a drill: `packet check` refuses it (PK589). A drill runs no code, so no hidden test could tell one variant\'s answers from another\'s; a lab or a take-home has variants (docs/variants.md).',
+    }),
   });
 
 /** Parsed drill `prompt.mdx` frontmatter. */

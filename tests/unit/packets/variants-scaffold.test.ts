@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/run-cli.ts';
-import { VARIANT_SCAFFOLD } from '../../../src/cli/scaffold.ts';
+import { LAB_VARIANT_SCAFFOLD, VARIANT_SCAFFOLD } from '../../../src/cli/scaffold.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import { codePackets } from '../../../src/packets/packet.ts';
 import { packetVariants } from '../../../src/packets/variants-render.ts';
@@ -46,10 +46,35 @@ describe('packet new --variants', () => {
     expect(await readFile(path.join(root, 'packets/plain/prompt.mdx'), 'utf8')).not.toContain('variants');
   });
 
-  it('refuses --variants for a lab or a drill, writing nothing', async () => {
-    const r = await cli('new', 'lab-x', '--kind', 'lab', '--variants');
+  it('refuses --variants for a drill, writing nothing', async () => {
+    const r = await cli('new', 'drill-x', '--kind', 'drill', '--variants');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--variants scaffolds a take-home; a lab has no variant parameters yet');
-    await expect(readFile(path.join(root, 'packets/lab-x/prompt.mdx'))).rejects.toThrow();
+    expect(r.stderr).toContain('--variants scaffolds a take-home or a lab; a drill has no variants');
+    await expect(readFile(path.join(root, 'packets/drill-x/prompt.mdx'))).rejects.toThrow();
+  });
+
+  it('scaffolds a lab whose limit reaches its starter, a suggestion, the visible and the hidden tests, and it checks clean', async () => {
+    const made = await cli('new', 'slug-limits', '--kind', 'lab', '--variants');
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain('It has 3 variants');
+    const dir = path.join(root, 'packets/slug-limits');
+    const prompt = await readFile(path.join(dir, 'prompt.mdx'), 'utf8');
+    expect(prompt).toContain(`variants:\n  count: 3\n  params:\n    limit: { pick: [${LAB_VARIANT_SCAFFOLD.pick.join(', ')}] }\n`);
+    for (const file of ['starter/src/slug.py', 'starter/README.md', 'starter/tests/test_slug.py', 'hidden/tests/test_hidden_slug.py', 'assistant.mdx']) {
+      expect(await readFile(path.join(dir, file), 'utf8'), file).toContain('[[variant.limit]]');
+    }
+    const checked = await cli('check', '--format', 'json');
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(JSON.parse(checked.stdout).diagnostics).toEqual([]);
+    const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
+    const packet = codePackets(loaded.packets)[0]!;
+    expect(packet.kind).toBe('lab');
+    const variants = (await packetVariants(packet, async (rel) => new Uint8Array(await readFile(path.join(root, packet.dir, rel))))).map((r) => r.variant!);
+    expect(variants.map((v) => v.values.limit).sort()).toEqual([...LAB_VARIANT_SCAFFOLD.pick].sort());
+    for (const v of variants) {
+      const lab = v.packet.kind === 'lab' ? v.packet.lab! : undefined;
+      expect(lab?.suggestions.find((s) => s.id === 'length-cut')?.ask).toBe(`Cap the slug at MAX_LENGTH (${v.values.limit}) characters.`);
+      expect(new TextDecoder().decode(v.files.get('starter/src/slug.py'))).toContain(`MAX_LENGTH = ${v.values.limit}\n`);
+    }
   });
 });
