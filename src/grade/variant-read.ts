@@ -61,7 +61,7 @@ export async function readVariant(stated: { variant: string | null; digest: stri
 }
 
 /** The variant sent out (1..count) whose digest this is, if any. */
-async function digestOwner(digest: string, lookup: VariantLookup): Promise<KnownVariant | undefined> {
+export async function digestOwner(digest: string, lookup: VariantLookup): Promise<KnownVariant | undefined> {
   for (let k = 1; k <= lookup.count; k++) {
     const v = await lookup.byNumber(k);
     if (v?.digest === digest) return v;
