@@ -100,12 +100,14 @@ beforeAll(async () => {
   await writeZip(submission(zips[0]!, variants[0]!), path.join(subs, 'cand-21.zip'));
   // The same answer in the copier's own zip (README of the variant sent).
   await writeZip(submission(zips[copierSent.number - 1]!, variants[0]!), path.join(subs, 'cand-21-own-readme.zip'));
+  // Sent v5, its README's Variant: line left as sent, its Digest: line v1's (and v1's answer).
+  await writeZip(submission(zips[4]!, variants[0]!, (t) => t.replace(variants[4]!.digest, variants[0]!.digest)), path.join(subs, 'cand-22.zip'));
   // Someone who is not on the roster, with a perfectly good answer of v2.
   await writeZip(submission(zips[1]!, variants[1]!), path.join(subs, 'walk-in.zip'));
-  const rows = [...variants.map((v) => `${cand(v.number)},${v.id}`), `cand-21,${copierSent.id}`, 'late,v9'];
+  const rows = [...variants.map((v) => `${cand(v.number)},${v.id}`), `cand-21,${copierSent.id}`, 'cand-22,v5', 'late,v9'];
   await writeFile(path.join(root, 'roster.csv'), `submission,variant\n${rows.join('\n')}\n`);
 
-  const batch = [...variants.map((v) => `submissions/${cand(v.number)}.zip`), 'submissions/cand-21.zip', 'submissions/walk-in.zip'];
+  const batch = [...variants.map((v) => `submissions/${cand(v.number)}.zip`), 'submissions/cand-21.zip', 'submissions/cand-22.zip', 'submissions/walk-in.zip'];
   grades.roster = await timed('grade with the roster', () => cli(['grade', ID, ...batch, '--roster', 'roster.csv', '--jobs', '2']));
   grades.plain = await timed('grade without', () => cli(['grade', ID, 'submissions/cand-21.zip', 'submissions/cand-21-own-readme.zip', '--out', 'out/plain', '--jobs', '2']));
   times.all = performance.now() - t0;
@@ -190,6 +192,13 @@ describe('a packet shipped to twenty candidates, twenty variants', () => {
     expect(grades.roster!.stdout).toMatch(/cand-21: .*PK585.*; auto \d+, no-hire/);
   });
 
+  it("flags a README whose Digest: is another variant's, though its Variant: line is the one sent", async () => {
+    const c = await card('out/grades', 'cand-22');
+    expect(c).toMatchObject({ graded: true, variant: { id: 'v5', leakCheck: { passed: 'v1' } }, decision: { state: 'no-hire' } });
+    expect(c.findings.find((f) => f.code === 'PK585')!.message).toContain("sent variant v5, and its README's Digest: is the digest of variant v1.");
+    expect(c.decision.reason).toMatch(/^PK585: sent v5, its README's Digest: is the digest of variant v1; PK584/);
+  });
+
   it('refuses the submission the roster does not name, lists the row no submission matched, and exits 1', async () => {
     expect(grades.roster!.code).toBe(1);
     const c = await card('out/grades', 'walk-in');
@@ -198,11 +207,11 @@ describe('a packet shipped to twenty candidates, twenty variants', () => {
     expect(c.findings[0]!.message).toMatch(/the roster names no submission "walk-in"/);
     const summary = JSON.parse(await readFile(path.join(root, 'out/grades', ID, 'summary.json'), 'utf8')) as GradeSummary;
     expect(summary.schemaVersion).toBe(1);
-    expect(summary.roster).toEqual({ file: 'roster.csv', rows: 22, unmatched: [{ submission: 'late', variant: 'v9', line: 23 }] });
+    expect(summary.roster).toEqual({ file: 'roster.csv', rows: 23, unmatched: [{ submission: 'late', variant: 'v9', line: 24 }] });
     expect(summary.packet.variants).toBe(N);
-    expect(Object.fromEntries(summary.rows.map((r) => [r.name, r.variant]))).toEqual({ ...Object.fromEntries(variants.map((v) => [cand(v.number), v.id])), 'cand-21': copierSent.id, 'walk-in': null });
+    expect(Object.fromEntries(summary.rows.map((r) => [r.name, r.variant]))).toEqual({ ...Object.fromEntries(variants.map((v) => [cand(v.number), v.id])), 'cand-21': copierSent.id, 'cand-22': 'v5', 'walk-in': null });
     // At the very end of the output: the row no submission matched.
-    expect(grades.roster!.stdout.trimEnd().split('\n').slice(-2)).toEqual(['roster: 1 of 22 rows of roster.csv matched no submission of this batch (not handed in, or named otherwise):', '  late: sent v9 (line 23)']);
+    expect(grades.roster!.stdout.trimEnd().split('\n').slice(-2)).toEqual(['roster: 1 of 23 rows of roster.csv matched no submission of this batch (not handed in, or named otherwise):', '  late: sent v9 (line 24)']);
   });
 
   it('without the roster, believes the README: the copy passes as v1 and nothing is flagged; in the zip of the variant sent, it is PK584', async () => {
