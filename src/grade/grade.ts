@@ -34,7 +34,7 @@ import type { CardVariant } from '../judge/scorecard.ts';
 import { variantId, type VariantValues } from '../packets/variants.ts';
 import { digestOwner, leakCandidates, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
 import { variantBench, type VariantBench } from './grade-variants.ts';
-import { nameAsGraded, notOnRoster, rosterCheck, rosterUnmatched, type Roster, type StatedVariant } from './roster.ts';
+import { nameAsGraded, notOnRoster, rosterCheck, rosterRow, rosterUnmatched, type Roster, type StatedVariant } from './roster.ts';
 
 export { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 
@@ -206,7 +206,7 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
     if (shared?.has(baseName.toLowerCase())) {
       return refuse(notOnRoster(o.roster, name, `more than one submission of this batch is named "${baseName}" (this one is graded as ${name}), so no row of the roster can tell which is whose`));
     }
-    const sent = o.roster.rows.find((r) => r.submission === name);
+    const sent = rosterRow(o.roster, name);
     const sentVariant = sent ? await bench.byNumber(sent.number) : undefined;
     const said: StatedVariant[] = [];
     const statedId = statedVariantId(readme);
