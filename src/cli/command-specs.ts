@@ -317,7 +317,11 @@ judge in the sandbox, a drill's verdicts meet the key; the cards carry the answe
 key, and the reviewer scores them on /labs/<id>/score/ or /drills/<id>/score/. A packet with
 variants: each submission is graded against the variant its README names (its Variant: and
 Digest: lines must agree, PK580-PK583), and one that is red on its own variant is tried against
-up to 3 others' tests: passing one is PK584, a no-hire (docs/grading.md).`,
+up to 3 others' tests: passing one is PK584, a no-hire (docs/grading.md). With --roster FILE
+(the roster the hiring lead keeps of which variant was sent to whom), each submission is graded
+against the variant its row names, never the one its README names: a README that names another
+is PK585, a no-hire; a submission the roster does not name is not graded (PK586); a roster with
+any problem grades nothing (PK587). Rows no submission matched are listed at the end.`,
   positionals: true,
   flags: {
     packets: SHARED_FLAGS.packets,
@@ -333,9 +337,15 @@ up to 3 others' tests: passing one is PK584, a no-hire (docs/grading.md).`,
       defaultText: "the packet's variants.count",
       description: "how many variants were sent out (as packet build --variants N): a submission's own variant is read from its README, and the leak check looks among v1..vN (docs/grading.md)",
     },
+    roster: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "which variant was sent to whom, the hiring lead's record: CSV (the header submission,variant, then a row per submission: alice,v3) or the same as JSON (docs/grading.md); each submission is graded against its row's variant",
+    },
     unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the submissions without isolation (only for code you trust; every card says so)' },
   },
-  exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
+  exit: '0 every submission was graded (whatever the scores); 1 some could not be (refused at intake, not on the roster, or the sandbox failed on it); 2 no sandbox, a bad flag, no such packet, a roster that cannot be used (PK587: nothing graded or written), or a grades folder, scorecard or summary that cannot be written (PK540-PK542: every scorecard that can be is written, and the summary marks the others).',
 });
 
 export const agreementSpec = defineCommand({

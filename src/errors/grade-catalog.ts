@@ -460,4 +460,30 @@ export const GradeErrors = {
       'This drill\'s prompt.mdx declares "variants", and a drill has none: its diffs are reviewed on the site and no code runs, so no hidden test could tell one variant\'s answers from another\'s, and nothing would write its [[variant.NAME]] placeholders into the page it shows.',
     hint: () => 'Remove the "variants" field (and any [[variant.NAME]] placeholder) from the drill, and change its `seed` when it is reused; for a round whose answers must differ per candidate, make it a lab with variants (`npx packet new <id> --kind lab --variants`).',
   }),
+  // The roster of which variant was sent to whom (roster).
+  VariantNotSent: entry<{ sent: string; stated: string; by: string; file: string; line: number }>({
+    code: 'PK585',
+    name: 'VariantNotSent',
+    title: 'A submission names another variant than the one its candidate was sent',
+    severity: 'error',
+    message: ({ sent, stated, by, file, line }) =>
+      `The roster ${file} (line ${line}) says this candidate was sent variant ${sent}, and ${by} variant ${stated}. It was graded against ${sent}, the variant sent, never the one it names: a submission that names another variant carries another candidate's zip or answer.`,
+    hint: ({ sent, stated }) => `Do not hire on this card. Check the roster's row against what you sent (VARIANTS.json lists each variant zip); if it is right, ask the candidate where ${stated}'s files came from and to walk through their solution of ${sent}. If the row is wrong, correct it and grade again.`,
+  }),
+  NotOnRoster: entry<{ name: string; file: string; why: string }>({
+    code: 'PK586',
+    name: 'NotOnRoster',
+    title: 'A submission the roster does not name',
+    severity: 'error',
+    message: ({ name, file, why }) => `The submission ${name} is graded with the roster ${file}, and ${why}. Which variant its candidate was sent is not known, so it was not graded against any.`,
+    hint: ({ name }) => `Add a row for ${name} to the roster (its name as packet grade names it, the variant you sent: VARIANTS.json lists each zip), or name the submission's file as its row does, and grade again.`,
+  }),
+  RosterUnreadable: entry<{ file: string; line: number | null; field: string | null; problem: string; fix: string }>({
+    code: 'PK587',
+    name: 'RosterUnreadable',
+    title: 'The roster cannot be used',
+    severity: 'error',
+    message: ({ file, line, field, problem }) => `The roster ${file}${line !== null ? `, line ${line}` : ''}${field !== null ? ` (${field})` : ''}: ${problem}. A roster is read whole or not at all: nothing was graded and nothing was written.`,
+    hint: ({ fix }) => `${fix[0]!.toUpperCase()}${fix.slice(1)}, then grade again. A roster is CSV with the header "submission,variant" and a row per submission, or JSON { "schemaVersion": 1, "kind": "packet-kit/variant-roster", "sent": { "<name>": "v3" } } (docs/grading.md).`,
+  }),
 } as const satisfies Record<string, ReturnType<typeof entry<any>>>;

@@ -38,6 +38,11 @@ export function terminalGradeReporter(s: GradeStreams): GradeReporter {
       const at = (file: string) => forTerminal(path.relative(s.cwd, path.join(outDir, file)));
       s.out(`summary: ${at('summary.csv')}\n`);
       s.out(`next: ${nextStepWords(summary.packet.id, { summary: at('summary.json'), card: `one ${at('<name>/scorecard.json')}`, ...(kind ? { kind } : {}) })}\n`);
+      const r = summary.roster;
+      if (r?.unmatched.length) {
+        s.out(`${c.yellow('roster:')} ${r.unmatched.length} of ${r.rows} row${r.rows === 1 ? '' : 's'} of ${forTerminal(r.file)} matched no submission of this batch (not handed in, or named otherwise):\n`);
+        for (const u of r.unmatched) s.out(`  ${forTerminal(u.submission)}: sent ${u.variant} (line ${u.line})\n`);
+      }
     },
   };
 }

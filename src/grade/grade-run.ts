@@ -16,6 +16,12 @@ import { folderFault } from '../runs/output-folder.ts';
 import { poolOf, type PoolFlags } from '../runs/run-flags.ts';
 import { gradeSubmissions, type GradeBatch, type GradeReporter } from './grade.ts';
 import { gradeSheets } from './sheet-grade.ts';
+import { shownName } from '../errors/safe-name.ts';
+import { hasCode, type Packet } from '../packets/packet.ts';
+import { combinationCount } from '../packets/variants.ts';
+import { VARIANTS_MAX } from '../packets/schema/prompt-variants.ts';
+import { variantRenders } from './grade-variants.ts';
+import { loadRoster, rosterMost, type Roster, type RosterProblem } from './roster.ts';
 
 /** The flags of `packet grade`, as parsed: `--jobs` (default: the cores) and `--timeout` within the flag spec's bounds. */
 export interface GradeFlags extends PoolFlags {
@@ -26,8 +32,10 @@ export interface GradeFlags extends PoolFlags {
   packets: string;
   out: string;
   unconfined: boolean;
-  /** For a packet with variants: how many were sent out; default its `variants.count`. */
+  /** For a packet with variants: how many were sent out; default its `variants.count`, or the highest variant the roster names when that is more. */
   variants?: number;
+  /** For a packet with variants: the roster of which variant was sent to whom (CSV or JSON), relative to the working directory. */
+  roster?: string;
 }
 
 /** Grade as `packet grade` does; returns its exit code (0 all graded, 1 some could not be, 2 no sandbox, a bad flag, no such packet, a scorecard or the grades folder that cannot be written). */
@@ -47,6 +55,18 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     }
     return 2;
   }
+  // The roster is read whole before anything is written: a roster with a problem grades nothing.
+  const packetDir = path.resolve(host.cwd, flags.packets, source.folder);
+  let roster: Roster | undefined;
+  if (flags.roster !== undefined) {
+    const got = await rosterOf(flags.roster, packet, packetDir, host.cwd, flags.variants);
+    if ('problems' in got) {
+      for (const p of got.problems) reporter.onDiagnostic?.(diagnose(GradeErrors.RosterUnreadable, { file: got.file, ...(p.line !== null ? { line: p.line } : {}) }, { file: got.file, ...p }));
+      return 2;
+    }
+    roster = got.roster;
+  }
+  const sentOut = roster && hasCode(packet) && flags.variants === undefined ? Math.max(packet.prompt.data.variants?.count ?? 1, rosterMost(roster)) : flags.variants;
   const outDir = path.resolve(host.cwd, flags.out, id);
   const fault = await folderFault(outDir);
   if (fault) {
@@ -69,11 +89,26 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     const { ready } = sandbox;
     const { environment } = ready;
     if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
-    const files = await loadPacketFiles(packet, path.resolve(host.cwd, flags.packets, source.folder));
+    const files = await loadPacketFiles(packet, packetDir);
     const runner = ready.runner(pool.timeoutMs, packet.prompt.data.sandbox);
     if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, ...(flags.variants !== undefined ? { variants: flags.variants } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
-    return exitOf(await gradeSubmissions({ ...common, files, submissions, ...(flags.variants !== undefined ? { variants: flags.variants } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
+    return exitOf(await gradeSubmissions({ ...common, files, submissions, ...(sentOut !== undefined ? { variants: sentOut } : {}), ...(roster ? { roster } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
   } finally {
     await ctx.dispose();
   }
+}
+
+/** The roster of `--roster`, read and checked against the packet, or its problems (each a PK587), with the file as messages name it. */
+async function rosterOf(given: string, packet: Packet, packetDir: string, cwd: string, variants: number | undefined): Promise<{ roster: Roster } | { problems: RosterProblem[]; file: string }> {
+  const file = shownName(given);
+  const spec = hasCode(packet) ? packet.prompt.data.variants : undefined;
+  const none = (problem: string, fix: string) => ({ problems: [{ line: null, field: null, problem, fix }], file });
+  if (!hasCode(packet) || !spec) {
+    return none(`packet ${packet.id} has no variants: every candidate was sent the same files, so there is no variant to look up`, `grade without --roster (a roster is for a packet with \`variants\` in its prompt's frontmatter, docs/variants.md)`);
+  }
+  if (packet.kind !== 'takehome') {
+    return none(`packet ${packet.id} is a ${packet.kind}: its answer sheets name their variant by the digest of the page they were exported from, and --roster is read for take-home submissions only`, 'grade the answer sheets without --roster');
+  }
+  const got = await loadRoster(path.resolve(cwd, given), file, { id: packet.id, most: Math.min(VARIANTS_MAX, combinationCount(spec)), ...(variants !== undefined ? { sentOut: variants } : {}), renders: variantRenders(packet, packetDir) });
+  return 'roster' in got ? got : { problems: got.problems, file };
 }

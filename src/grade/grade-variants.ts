@@ -54,6 +54,18 @@ export async function variantPacketFiles(v: PacketVariant, packetDir: string, sc
   }
 }
 
+/** Whether variant k (1..100) of a packet renders into a packet, each rendered at most once: for checking a roster before anything is graded. */
+export function variantRenders(packet: CodePacket, packetDir: string): (k: number) => Promise<boolean> {
+  const spec = packet.prompt.data.variants!;
+  const read = memoReader(folderReader(packetDir));
+  let drawn: VariantValues[] | undefined;
+  return async (k) => {
+    if (!Number.isInteger(k) || k < 1 || k > VARIANTS_MAX) return false;
+    drawn ??= drawVariants(packet.prompt.data.seed, spec, VARIANTS_MAX);
+    return (await renderVariant(packet, read, k, drawn[k - 1]!)).variant !== undefined;
+  };
+}
+
 /** The bench of a packet with variants; `count` is how many were sent out (the flag, else the field's count). */
 export function variantBench(packet: CodePacket, packetDir: string, scratchDir: string, count?: number): VariantBench {
   const spec = packet.prompt.data.variants!;

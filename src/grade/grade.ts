@@ -32,8 +32,9 @@ import type { Judgement } from '../judge/judge.ts';
 import type { Submission } from '../judge/workspace.ts';
 import type { CardVariant } from '../judge/scorecard.ts';
 import { variantId, type VariantValues } from '../packets/variants.ts';
-import { leakCandidates, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
+import { digestOwner, leakCandidates, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
 import { variantBench, type VariantBench } from './grade-variants.ts';
+import { nameAsGraded, notOnRoster, rosterCheck, rosterRow, rosterUnmatched, type Roster, type StatedVariant } from './roster.ts';
 
 export { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 
@@ -72,6 +73,13 @@ export interface GradeOptions {
   reporter?: GradeReporter;
   /** For a packet with variants: how many were sent out (`--variants`); default the packet's `variants.count`. */
   variants?: number;
+  /**
+   * For a packet with variants: the roster of which variant was sent to whom (`--roster`). Each
+   * submission is graded against its row's variant, whatever it states (PK585 when it states
+   * another), and one the roster does not name is not graded (PK586). Read and checked by
+   * `loadRoster`; a packet without variants takes none.
+   */
+  roster?: Roster;
 }
 
 /** One row of the batch summary. */
@@ -100,6 +108,16 @@ export interface SummaryRow {
   scorecard: Scorecard | null;
 }
 
+/** The roster a batch was graded with, in its summary. */
+export interface SummaryRoster {
+  /** The roster's file, as given. */
+  file: string;
+  /** How many rows it has. */
+  rows: number;
+  /** The rows no submission of the batch matched (a candidate whose submission was not in the batch), in the roster's order. */
+  unmatched: { submission: string; variant: string; line: number }[];
+}
+
 /** The batch summary. */
 export interface GradeSummary {
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
@@ -109,18 +127,30 @@ export interface GradeSummary {
   packet: { id: string; version: string; digest: string; variants?: number };
   date: string;
   rows: SummaryRow[];
+  /** The roster (`--roster`), when the batch was graded with one: its file and the rows no submission matched. Absent otherwise. */
+  roster?: SummaryRoster;
 }
 
 /** A folder-safe, unique name for each submission: its file name without the archive extension. */
 export function submissionNames(paths: readonly string[]): string[] {
-  const used = new Map<string, number>();
-  return paths.map((p) => {
-    const base = path.basename(p.replace(/\/+$/, '')).replace(/\.(zip|tar\.gz|tgz|json)$/i, '');
-    const safe = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'submission';
-    const n = (used.get(safe.toLowerCase()) ?? 0) + 1;
-    used.set(safe.toLowerCase(), n);
-    return n === 1 ? safe : `${safe}-${n}`;
+  const bases = paths.map(nameAsGraded);
+  // A suffixed name is never another submission's own name (alice, alice and alice-2 give alice, alice-3, alice-2).
+  const own = new Set(bases.map((b) => b.toLowerCase()));
+  const used = new Set<string>();
+  return bases.map((base) => {
+    let name = base;
+    for (let n = 2; used.has(name.toLowerCase()) || (name !== base && own.has(name.toLowerCase())); n++) name = `${base}-${n}`;
+    used.add(name.toLowerCase());
+    return name;
   });
+}
+
+/** The names (lower case) that more than one submission of a batch has before they are made unique: a roster cannot tell those submissions apart. */
+export function sharedNames(paths: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const base of paths.map((p) => nameAsGraded(p).toLowerCase())) (seen.has(base) ? shared : seen).add(base);
+  return shared;
 }
 
 /** The version and digest a submission's README.md names (the zip's README says `version` and `Digest:`). */
@@ -140,7 +170,7 @@ export function summaryCsv(summary: GradeSummary): string {
   return `${head.join(',')}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
 }
 
-async function gradeOne(o: GradeOptions, source: string, name: string, bench?: VariantBench): Promise<Scorecard> {
+async function gradeOne(o: GradeOptions, source: string, name: string, bench?: VariantBench, shared?: ReadonlySet<string>): Promise<Scorecard> {
   const { packet } = o.files;
   const date = o.date().toISOString();
   const keep = new Set([...o.files.starter.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]!));
@@ -168,7 +198,34 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
   // A packet with variants: the submission's own variant's files, read from its README, or no grade at all.
   let files = o.files;
   let own: { number: number; values: VariantValues; digest: string } | undefined;
-  if (bench) {
+  let notSent: { by: string; stated: string } | undefined;
+  if (bench && o.roster) {
+    // The roster says which variant was sent; what the README says is only checked against it.
+    const refuse = (refusal: Finding) => buildScorecard({ ...base, submission: { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated }, sandbox: null, judgement: null, extra: [refusal] });
+    const baseName = nameAsGraded(source);
+    if (shared?.has(baseName.toLowerCase())) {
+      return refuse(notOnRoster(o.roster, name, `more than one submission of this batch is named "${baseName}" (this one is graded as ${name}), so no row of the roster can tell which is whose`));
+    }
+    const sent = rosterRow(o.roster, name);
+    const sentVariant = sent ? await bench.byNumber(sent.number) : undefined;
+    const said: StatedVariant[] = [];
+    const statedId = statedVariantId(readme);
+    if (statedId !== null) said.push({ id: statedId, by: "its README's Variant: line names" });
+    if (sentVariant && stated.digest && stated.digest !== sentVariant.digest) {
+      const owner = await digestOwner(stated.digest, bench);
+      if (owner) said.push({ id: owner.id, by: "its README's Digest: is the digest of" });
+    }
+    const check = rosterCheck(o.roster, name, said);
+    if ('refusal' in check) return refuse(check.refusal);
+    if (!sentVariant) throw new Error(`variant ${check.sent.variant} of ${packet.id} does not render, and the roster was checked`);
+    if (check.finding) {
+      extra.push(check.finding);
+      const other = said.find((s) => s.id !== check.sent.variant)!;
+      notSent = { by: other.by, stated: other.id };
+    }
+    files = await bench.files(sentVariant.number);
+    own = { number: sentVariant.number, values: bench.values(sentVariant.number), digest: sentVariant.digest };
+  } else if (bench) {
     const reading = await readVariant({ variant: statedVariantId(readme), digest: stated.digest }, bench, packet.id);
     if ('refusal' in reading) {
       const sub = { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated };
@@ -199,14 +256,25 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
   if (!bench || !own) return buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra });
   const leak = await leakCheck(o, bench, own, submission, judged.judgement, texts.map(([, b]) => b.toString('utf8')));
   const card = buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra: leak.finding ? [...extra, leak.finding] : extra });
-  return withVariant(card, { ...variantOnCard(own), leakCheck: leak.check });
+  return withVariant(card, { ...variantOnCard(own), leakCheck: leak.check }, notSent);
 }
 
-/** A card with its variant, and the veto of a submission that answers another variant: never a hire, nor pending a reviewer's hire. */
-export function withVariant(card: Scorecard, variant: CardVariant): Scorecard {
+/**
+ * A card with its variant, and the veto of a submission that answers another variant (PK584) or
+ * names another variant than the roster says was sent (PK585, `notSent` saying how): never a
+ * hire, nor pending a reviewer's hire.
+ */
+export function withVariant(card: Scorecard, variant: CardVariant, notSent?: { by: string; stated: string }): Scorecard {
+  const reasons: string[] = [];
+  const named = card.findings.find((f) => f.code === GradeErrors.VariantNotSent.code);
+  if (named) reasons.push(`${named.code}: sent ${variant.id}, ${notSent ? `${notSent.by} variant ${shownName(notSent.stated)}` : 'it names another variant'}`);
   const leaked = card.findings.find((f) => f.code === GradeErrors.AnswersOtherVariant.code);
-  const decision = leaked && card.decision.state !== 'no-hire' && card.decision.state !== 'not-graded' ? { ...card.decision, state: 'no-hire' as const, reason: `${leaked.code}: it passes variant ${variant.leakCheck.passed}'s tests, not its own variant ${variant.id}` } : card.decision;
-  return { ...card, decision, variant };
+  if (leaked) reasons.push(`${leaked.code}: it passes variant ${variant.leakCheck.passed}'s tests, not its own variant ${variant.id}`);
+  const { state } = card.decision;
+  // A no-hire of its own stays as it was, but for PK585, which is said first: it is why the card cannot be trusted at all.
+  if (!reasons.length || state === 'not-graded' || (state === 'no-hire' && !named)) return { ...card, variant };
+  const reason = state === 'no-hire' ? `${reasons.join('; ')}; ${card.decision.reason}` : reasons.join('; ');
+  return { ...card, decision: { ...card.decision, state: 'no-hire', reason }, variant };
 }
 
 /**
@@ -263,7 +331,10 @@ async function writeCard(dir: string, card: Scorecard): Promise<{ reason: string
 export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
   const { packet } = o.files;
   const bench = packet.prompt.data.variants ? variantBench(packet, o.files.packetDir, o.scratchDir, o.variants) : undefined;
-  return gradeBatch({ ...o, packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) } }, (source, name) => gradeOne(o, source, name, bench));
+  if (o.roster && !bench) throw new Error(`packet ${packet.id} has no variants: a roster says which variant was sent, so it takes a packet with variants`);
+  const shared = o.roster ? sharedNames(o.submissions) : undefined;
+  const summaryRoster = o.roster && { file: o.roster.file, rows: o.roster.rows.length, unmatched: rosterUnmatched(o.roster, submissionNames(o.submissions)).map((r) => ({ submission: r.submission, variant: r.variant, line: r.line })) };
+  return gradeBatch({ ...o, packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) }, roster: summaryRoster }, (source, name) => gradeOne(o, source, name, bench, shared));
 }
 
 /** What a batch needs whatever it grades: the submissions, where the cards go, how many at once, the packet the summary names. */
@@ -276,6 +347,8 @@ export interface BatchOptions {
   reporter?: GradeReporter;
   /** A lab's or a drill's answer sheets (the next step is its scoring page); absent for a take-home. */
   kind?: 'lab' | 'drill';
+  /** The roster the batch was graded with, for the summary. */
+  roster?: SummaryRoster;
 }
 
 /** Grade a batch with `grade` (one card per submission, never throwing for a bad one); write each card and the summary, every one that can be. */
@@ -308,6 +381,7 @@ export async function gradeBatch(o: BatchOptions, grade: (source: string, name: 
     kind: GRADE_SUMMARY_KIND,
     packet: { ...o.packet },
     date: o.date().toISOString(),
+    ...(o.roster ? { roster: o.roster } : {}),
     rows: cards.map((c) => ({
       name: c.submission.name,
       source: c.submission.source,

@@ -21,15 +21,16 @@ export function verdictWords(w: GraderWord | undefined): string {
 
 /**
  * Findings that veto a hire whatever the reviewer scores: a submission that passes another
- * variant's hidden tests and not its own (PK584, src/errors/grade-catalog.ts AnswersOtherVariant;
- * a unit test holds the two equal). Written here as codes, so the browser loads no catalog.
+ * variant's hidden tests and not its own (PK584, src/errors/grade-catalog.ts AnswersOtherVariant),
+ * or names another variant than the roster says was sent (PK585, VariantNotSent); a unit test
+ * holds these equal to the catalog's. Written here as codes, so the browser loads no catalog.
  */
-export const GRADER_VETO_CODES: readonly string[] = ['PK584'];
+export const GRADER_VETO_CODES: readonly string[] = ['PK584', 'PK585'];
 
 /** "the grader vetoes a hire: PK584 ...", or '' when no finding of the card vetoes it. */
 export function graderVeto(w: GraderWord | undefined): string {
   const codes = [...new Set((w?.findings ?? []).filter((f) => GRADER_VETO_CODES.includes(f.code)).map((f) => f.code))];
-  return codes.length ? `the grader vetoes a hire: ${codes.join(', ')} (the submission passes another variant's tests, not its own)` : '';
+  return codes.length ? `the grader vetoes a hire: ${codes.join(', ')} (the submission answers, or names, another variant than the one it was sent)` : '';
 }
 
 /** The reason of a no-hire by a fired veto: the veto's row, score and note, then the verdict's words. */

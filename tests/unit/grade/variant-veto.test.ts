@@ -23,4 +23,18 @@ describe('withVariant', () => {
     expect(withVariant(card('no-hire'), variant('v3')).decision.reason).toBe('the rubric');
     expect(withVariant(card('not-graded'), variant('v3')).decision.state).toBe('not-graded');
   });
+
+  it('turns any decision but not-graded into a no-hire when the submission names another variant than the roster sent (PK585), said first', () => {
+    const notSent = finding('version', GradeErrors.VariantNotSent, { sent: 'v7', stated: 'v1', by: "its README's Variant: line names", file: 'roster.csv', line: 8 });
+    const how = { by: "its README's Variant: line names", stated: 'v1' };
+    for (const state of ['hire', 'pending'] as const) {
+      expect(withVariant(card(state, [notSent]), variant(null), how).decision).toMatchObject({ state: 'no-hire', reason: "PK585: sent v7, its README's Variant: line names variant v1" });
+    }
+    // With PK584 too, both are named; a no-hire of the rubric's own keeps its reason after them.
+    expect(withVariant(card('pending', [notSent, leak]), variant('v3'), how).decision.reason).toBe("PK585: sent v7, its README's Variant: line names variant v1; PK584: it passes variant v3's tests, not its own variant v7");
+    expect(withVariant(card('no-hire', [notSent]), variant(null), how).decision).toMatchObject({ state: 'no-hire', reason: "PK585: sent v7, its README's Variant: line names variant v1; the rubric" });
+    expect(withVariant(card('not-graded', [notSent]), variant(null), how).decision.state).toBe('not-graded');
+    // The stated id is the candidate's text: escaped in the reason.
+    expect(withVariant(card('pending', [notSent]), variant(null), { ...how, stated: 'v1\u202e' }).decision.reason).toContain('v1\\u202e');
+  });
 });

@@ -47,7 +47,7 @@ describe('the decision so far while rows are open', () => {
 
   it("keeps the grader's veto of a submission that answers another variant, even with every row scored at its best", () => {
     const grader = { verdict: 'FAIL', findings: [{ code: GradeErrors.AnswersOtherVariant.code, severity: 'error' as const }] };
-    expect(GRADER_VETO_CODES).toEqual([GradeErrors.AnswersOtherVariant.code]);
+    expect(GRADER_VETO_CODES).toEqual([GradeErrors.AnswersOtherVariant.code, GradeErrors.VariantNotSent.code]);
     const full = decisionSoFar(card, { tests: 3, honest: 2, notes: 3 }, {}, grader);
     expect(full.state).toBe('no-hire');
     expect(full.reason).toContain('PK584');
