@@ -26,7 +26,7 @@ import type { RunMessages } from '../runs/reporter.ts';
 import { forJson } from '../errors/escape.ts';
 import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
-import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
+import { buildScorecard, scorecardMarkdown, testsInWords, withGraderVeto, type Scorecard } from '../judge/scorecard.ts';
 import { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 import type { Judgement } from '../judge/judge.ts';
 import type { Submission } from '../judge/workspace.ts';
@@ -204,9 +204,7 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
 
 /** A card with its variant, and the veto of a submission that answers another variant: never a hire, nor pending a reviewer's hire. */
 export function withVariant(card: Scorecard, variant: CardVariant): Scorecard {
-  const leaked = card.findings.find((f) => f.code === GradeErrors.AnswersOtherVariant.code);
-  const decision = leaked && card.decision.state !== 'no-hire' && card.decision.state !== 'not-graded' ? { ...card.decision, state: 'no-hire' as const, reason: `${leaked.code}: it passes variant ${variant.leakCheck.passed}'s tests, not its own variant ${variant.id}` } : card.decision;
-  return { ...card, decision, variant };
+  return { ...card, decision: withGraderVeto(card.decision, card), variant };
 }
 
 /**

@@ -26,10 +26,21 @@ export function verdictWords(w: GraderWord | undefined): string {
  */
 export const GRADER_VETO_CODES: readonly string[] = ['PK584'];
 
-/** "the grader vetoes a hire: PK584 ...", or '' when no finding of the card vetoes it. */
+/** What a veto code means, in the decision's words (a code without words is named alone). */
+const VETO_WORDS: Readonly<Record<string, string>> = {
+  PK584: "the submission passes another variant's tests, not its own",
+};
+
+/**
+ * The one rule of a grader's veto: a card with a finding of {@link GRADER_VETO_CODES} is no hire,
+ * whatever its rows and the reviewer's scores. "the grader vetoes a hire: PK584 (...)", or ''
+ * when no finding of the card vetoes it. The scorecard (scorecard.json, scorecard.md, the
+ * summary and the terminal line of `packet grade`, through `withGraderVeto` in scorecard.ts)
+ * and the rubric page (src/site/decision-so-far.ts) decide by it.
+ */
 export function graderVeto(w: GraderWord | undefined): string {
   const codes = [...new Set((w?.findings ?? []).filter((f) => GRADER_VETO_CODES.includes(f.code)).map((f) => f.code))];
-  return codes.length ? `the grader vetoes a hire: ${codes.join(', ')} (the submission passes another variant's tests, not its own)` : '';
+  return codes.length ? `the grader vetoes a hire: ${codes.map((c) => (VETO_WORDS[c] ? `${c} (${VETO_WORDS[c]})` : c)).join(', ')}` : '';
 }
 
 /** The reason of a no-hire by a fired veto: the veto's row, score and note, then the verdict's words. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GradeErrors } from '../../../src/errors/grade-catalog.ts';
 import { withVariant } from '../../../src/grade/grade.ts';
 import { finding } from '../../../src/judge/findings.ts';
+import { graderVeto } from '../../../src/judge/verdict-words.ts';
 import type { CardVariant, Scorecard } from '../../../src/judge/scorecard.ts';
 
 const leak = finding('hidden-tests', GradeErrors.AnswersOtherVariant, { own: 'v7', other: 'v3', ownTests: 'red', otherTests: 'green' });
@@ -9,10 +10,13 @@ const variant = (passed: string | null): CardVariant => ({ id: 'v7', number: 7, 
 const card = (state: Scorecard['decision']['state'], findings = [leak]) => ({ findings, decision: { state, reason: 'the rubric', autoPoints: 0, range: { min: 0, max: 5 }, hireBar: 5, vetoes: [] } }) as unknown as Scorecard;
 
 describe('withVariant', () => {
-  it('turns a hire or a pending card that answers another variant into a no-hire naming both variants', () => {
-    for (const state of ['hire', 'pending'] as const) {
+  it('turns a card that answers another variant into a no-hire, by the one rule of a grader veto (graderVeto)', () => {
+    const reason = "the grader vetoes a hire: PK584 (the submission passes another variant's tests, not its own)";
+    expect(graderVeto({ verdict: 'FAIL', findings: [leak] })).toBe(reason);
+    for (const state of ['hire', 'pending', 'no-hire'] as const) {
       const c = withVariant(card(state), variant('v3'));
-      expect(c.decision).toMatchObject({ state: 'no-hire', reason: "PK584: it passes variant v3's tests, not its own variant v7", autoPoints: 0, hireBar: 5 });
+      // A no-hire of the rubric's too: the veto's words come first, as on the rubric page.
+      expect(c.decision).toMatchObject({ state: 'no-hire', reason, autoPoints: 0, hireBar: 5 });
       expect(c.variant?.id).toBe('v7');
     }
   });
@@ -20,7 +24,6 @@ describe('withVariant', () => {
   it('leaves every other decision as the rubric made it', () => {
     expect(withVariant(card('pending', []), variant(null)).decision).toMatchObject({ state: 'pending', reason: 'the rubric' });
     expect(withVariant(card('hire', []), variant(null)).decision.state).toBe('hire');
-    expect(withVariant(card('no-hire'), variant('v3')).decision.reason).toBe('the rubric');
     expect(withVariant(card('not-graded'), variant('v3')).decision.state).toBe('not-graded');
   });
 });
