@@ -9,7 +9,8 @@ import type { Finding } from './findings.ts';
 /** What the words need of the grader: its verdict and its findings' codes and severities. */
 export interface GraderWord {
   verdict: string;
-  findings: readonly Pick<Finding, 'code' | 'severity'>[];
+  /** A finding's message, when given, words a veto's reason (`graderVeto`). */
+  findings: readonly (Pick<Finding, 'code' | 'severity'> & { message?: string })[];
 }
 
 /** "the grader's verdict is CAUGHT (PK416, PK424, PK429)", or '' for a PASS or no grader. */
@@ -26,10 +27,21 @@ export function verdictWords(w: GraderWord | undefined): string {
  */
 export const GRADER_VETO_CODES: readonly string[] = ['PK584'];
 
-/** What a veto code means, in the decision's words (a code without words is named alone). */
+/** What a veto code means, in the decision's words, when its finding's own words are not at hand (a code without either is named alone). */
 const VETO_WORDS: Readonly<Record<string, string>> = {
   PK584: "the submission passes another variant's tests, not its own",
 };
+
+/** The most of a finding's first sentence a veto's reason quotes. */
+const VETO_QUOTE_MAX = 200;
+
+/** A finding's first sentence (up to its first `: ` or `. `), as a veto's reason quotes it: "This submission passes variant v1's tests, not its own variant v2". */
+function firstSentence(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  const end = line.search(/[:.](\s|$)/);
+  const s = end < 0 ? line : line.slice(0, end);
+  return s.length > VETO_QUOTE_MAX ? `${s.slice(0, VETO_QUOTE_MAX - 1)}…` : s;
+}
 
 /**
  * The one rule of a grader's veto: a card with a finding of {@link GRADER_VETO_CODES} is no hire,
@@ -39,8 +51,12 @@ const VETO_WORDS: Readonly<Record<string, string>> = {
  * and the rubric page (src/site/decision-so-far.ts) decide by it.
  */
 export function graderVeto(w: GraderWord | undefined): string {
-  const codes = [...new Set((w?.findings ?? []).filter((f) => GRADER_VETO_CODES.includes(f.code)).map((f) => f.code))];
-  return codes.length ? `the grader vetoes a hire: ${codes.map((c) => (VETO_WORDS[c] ? `${c} (${VETO_WORDS[c]})` : c)).join(', ')}` : '';
+  const words = new Map<string, string>();
+  for (const f of w?.findings ?? []) {
+    if (!GRADER_VETO_CODES.includes(f.code) || words.has(f.code)) continue;
+    words.set(f.code, (typeof f.message === 'string' && f.message.trim() ? firstSentence(f.message) : '') || VETO_WORDS[f.code] || '');
+  }
+  return words.size ? `the grader vetoes a hire: ${[...words].map(([c, said]) => (said ? `${c} (${said})` : c)).join(', ')}` : '';
 }
 
 /** The reason of a no-hire by a fired veto: the veto's row, score and note, then the verdict's words. */

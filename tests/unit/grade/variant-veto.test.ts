@@ -11,7 +11,7 @@ const card = (state: Scorecard['decision']['state'], findings = [leak]) => ({ fi
 
 describe('withVariant', () => {
   it('turns a card that answers another variant into a no-hire, by the one rule of a grader veto (graderVeto)', () => {
-    const reason = "the grader vetoes a hire: PK584 (the submission passes another variant's tests, not its own)";
+    const reason = "the grader vetoes a hire: PK584 (This submission passes variant v3's tests, not its own variant v7)";
     expect(graderVeto({ verdict: 'FAIL', findings: [leak] })).toBe(reason);
     for (const state of ['hire', 'pending', 'no-hire'] as const) {
       const c = withVariant(card(state), variant('v3'));

@@ -85,7 +85,9 @@ afterAll(() => rm(out, { recursive: true, force: true }));
 describe('a grader veto, decided once', () => {
   it('counts PK584 a veto', () => {
     expect(GRADER_VETO_CODES).toContain(GradeErrors.AnswersOtherVariant.code);
-    expect(graderVeto({ verdict: 'FAIL', findings: [leak] })).toBe("the grader vetoes a hire: PK584 (the submission passes another variant's tests, not its own)");
+    // In the finding's own first sentence, naming both variants; without a message, in the code's words.
+    expect(graderVeto({ verdict: 'FAIL', findings: [leak, { ...leak, message: 'Another.' }] })).toBe("the grader vetoes a hire: PK584 (This submission passes variant v1's tests, not its own variant v2)");
+    expect(graderVeto({ verdict: 'FAIL', findings: [{ code: 'PK584', severity: 'error' }] })).toBe("the grader vetoes a hire: PK584 (the submission passes another variant's tests, not its own)");
     expect(graderVeto({ verdict: 'FAIL', findings: [vetoFinding('PK999')] })).toBe('');
   });
 
