@@ -103,3 +103,25 @@ describe('packet rehearse --variants N', () => {
     }
   }, 180_000);
 });
+
+describe('packet rehearse --model on a shipped take-home with variants', () => {
+  let shipped: string;
+  beforeAll(async () => {
+    shipped = await mkdtemp(path.join(tmpdir(), 'packet-kit-rehearse-model-variant-'));
+    await cp(fileURLToPath(new URL('../../packets/fetch-retry-ticket/', import.meta.url)), path.join(shipped, 'packets', 'fetch-retry-ticket'), { recursive: true });
+  });
+  afterAll(() => rm(shipped, { recursive: true, force: true }));
+
+  it("runs the model on the first variant, rendered: the sample reply passes v1's tests, and the run names v1", async () => {
+    const io = memoryIo(shipped, { env: env() });
+    const code = await runCli(['rehearse', '--variants', '1', '--model', 'scripted:{packet}/sample', '--feedback', '0', '--out', 'out/runs', '--report', 'out/r.json'], io);
+    expect(code, io.stdout + io.stderr).toBe(0);
+    const r = JSON.parse(await readFile(path.join(shipped, 'out/r.json'), 'utf8')) as RehearsalReport;
+    const v1 = r.packets[0]!.variants![0]!;
+    expect(r.models).toHaveLength(1);
+    expect(r.models![0]).toMatchObject({ packet: 'fetch-retry-ticket', verdict: 'PASS', digest: v1.digest, variant: { id: 'v1', values: v1.values } });
+    expect(io.stdout).toMatch(/PASS fetch-retry-ticket \S+ variant v1 with scripted:fetch-retry-ticket\/sample/);
+    // The receipts' header names the variant's digest, not the template's.
+    expect(await readFile(path.join(shipped, 'out/runs/fetch-retry-ticket/ledger.json'), 'utf8')).toContain(v1.digest);
+  }, 120_000);
+});
