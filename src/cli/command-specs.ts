@@ -114,6 +114,15 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
       description:
         'rehearse only shard I of N (e.g. 2/3): each packet is in exactly one shard, chosen from its id alone, so adding a packet moves no other; join the reports with merge-reports',
     },
+    variants: {
+      type: 'integer',
+      min: 1,
+      max: 100,
+      value: 'N',
+      defaultText: "each packet's variants.count",
+      description:
+        'prove N variants of every packet with parameters, as packet build --variants N makes them: each rehearsed, the leak check, the weaker variants; more than the parameters\' combinations is PK153 (docs/variants.md)',
+    },
     endpoint: {
       type: 'string',
       value: 'URL',

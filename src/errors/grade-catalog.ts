@@ -467,7 +467,7 @@ export const GradeErrors = {
     title: 'A submission names another variant than the one its candidate was sent',
     severity: 'error',
     message: ({ sent, stated, by, file, line }) =>
-      `The roster ${file} (line ${line}) says this candidate was sent variant ${sent}, and ${by} variant ${stated}. It was graded against ${sent}, the variant sent, never the one it names: a submission that names another variant carries another candidate's zip or answer.`,
+      `This submission was sent variant ${sent}, and ${by} variant ${stated}. So says the roster ${file} (line ${line}). It was graded against ${sent}, the variant sent, never the one it names: a submission that names another variant carries another candidate's zip or answer.`,
     hint: ({ sent, stated }) => `Do not hire on this card. Check the roster's row against what you sent (VARIANTS.json lists each variant zip); if it is right, ask the candidate where ${stated}'s files came from and to walk through their solution of ${sent}. If the row is wrong, correct it and grade again.`,
   }),
   NotOnRoster: entry<{ name: string; file: string; why: string }>({

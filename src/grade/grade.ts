@@ -26,7 +26,7 @@ import type { RunMessages } from '../runs/reporter.ts';
 import { forJson } from '../errors/escape.ts';
 import { csvCell } from '../judge/candidate-text.ts';
 import { DEFAULT_INTAKE_LIMITS, readSubmission, type IntakeLimits } from './intake.ts';
-import { buildScorecard, scorecardMarkdown, testsInWords, type Scorecard } from '../judge/scorecard.ts';
+import { buildScorecard, scorecardMarkdown, testsInWords, withGraderVeto, type Scorecard } from '../judge/scorecard.ts';
 import { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 import type { Judgement } from '../judge/judge.ts';
 import type { Submission } from '../judge/workspace.ts';
@@ -198,7 +198,6 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
   // A packet with variants: the submission's own variant's files, read from its README, or no grade at all.
   let files = o.files;
   let own: { number: number; values: VariantValues; digest: string } | undefined;
-  let notSent: { by: string; stated: string } | undefined;
   if (bench && o.roster) {
     // The roster says which variant was sent; what the README says is only checked against it.
     const refuse = (refusal: Finding) => buildScorecard({ ...base, submission: { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated }, sandbox: null, judgement: null, extra: [refusal] });
@@ -210,19 +209,15 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
     const sentVariant = sent ? await bench.byNumber(sent.number) : undefined;
     const said: StatedVariant[] = [];
     const statedId = statedVariantId(readme);
-    if (statedId !== null) said.push({ id: statedId, by: "its README's Variant: line names" });
+    if (statedId !== null) said.push({ id: statedId, by: "its README's Variant line names" });
     if (sentVariant && stated.digest && stated.digest !== sentVariant.digest) {
       const owner = await digestOwner(stated.digest, bench);
-      if (owner) said.push({ id: owner.id, by: "its README's Digest: is the digest of" });
+      if (owner) said.push({ id: owner.id, by: "its README's Digest line is the digest of" });
     }
     const check = rosterCheck(o.roster, name, said);
     if ('refusal' in check) return refuse(check.refusal);
     if (!sentVariant) throw new Error(`variant ${check.sent.variant} of ${packet.id} does not render, and the roster was checked`);
-    if (check.finding) {
-      extra.push(check.finding);
-      const other = said.find((s) => s.id !== check.sent.variant)!;
-      notSent = { by: other.by, stated: other.id };
-    }
+    if (check.finding) extra.push(check.finding);
     files = await bench.files(sentVariant.number);
     own = { number: sentVariant.number, values: bench.values(sentVariant.number), digest: sentVariant.digest };
   } else if (bench) {
@@ -256,25 +251,12 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
   if (!bench || !own) return buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra });
   const leak = await leakCheck(o, bench, own, submission, judged.judgement, texts.map(([, b]) => b.toString('utf8')));
   const card = buildScorecard({ ...base, submission: sub, sandbox: o.sandboxKind, judgement: judged.judgement, extra: leak.finding ? [...extra, leak.finding] : extra });
-  return withVariant(card, { ...variantOnCard(own), leakCheck: leak.check }, notSent);
+  return withVariant(card, { ...variantOnCard(own), leakCheck: leak.check });
 }
 
-/**
- * A card with its variant, and the veto of a submission that answers another variant (PK584) or
- * names another variant than the roster says was sent (PK585, `notSent` saying how): never a
- * hire, nor pending a reviewer's hire.
- */
-export function withVariant(card: Scorecard, variant: CardVariant, notSent?: { by: string; stated: string }): Scorecard {
-  const reasons: string[] = [];
-  const named = card.findings.find((f) => f.code === GradeErrors.VariantNotSent.code);
-  if (named) reasons.push(`${named.code}: sent ${variant.id}, ${notSent ? `${notSent.by} variant ${shownName(notSent.stated)}` : 'it names another variant'}`);
-  const leaked = card.findings.find((f) => f.code === GradeErrors.AnswersOtherVariant.code);
-  if (leaked) reasons.push(`${leaked.code}: it passes variant ${variant.leakCheck.passed}'s tests, not its own variant ${variant.id}`);
-  const { state } = card.decision;
-  // A no-hire of its own stays as it was, but for PK585, which is said first: it is why the card cannot be trusted at all.
-  if (!reasons.length || state === 'not-graded' || (state === 'no-hire' && !named)) return { ...card, variant };
-  const reason = state === 'no-hire' ? `${reasons.join('; ')}; ${card.decision.reason}` : reasons.join('; ');
-  return { ...card, decision: { ...card.decision, state: 'no-hire', reason }, variant };
+/** A card with its variant, and the veto of a submission that answers another variant: never a hire, nor pending a reviewer's hire. */
+export function withVariant(card: Scorecard, variant: CardVariant): Scorecard {
+  return { ...card, decision: withGraderVeto(card.decision, card), variant };
 }
 
 /**

@@ -378,11 +378,11 @@ export function rosterRow(roster: Roster, name: string): RosterRow | undefined {
   return roster.rows.find((r) => r.submission === name);
 }
 
-/** What a submission says of its own variant, and where: "its README's Variant: line names" variant `id`. */
+/** What a submission says of its own variant, and where: "its README's Variant line names" variant `id`. */
 export interface StatedVariant {
   /** The id stated (the candidate's text: shown escaped in the finding). */
   id: string;
-  /** How the submission states it, completing "...and <by> variant <id>": "its README's Variant: line names", "its sheet's digest is that of". */
+  /** How the submission states it, completing "...and <by> variant <id>": "its README's Variant line names", "its sheet's digest is that of". */
   by: string;
 }
 

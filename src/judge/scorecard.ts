@@ -11,7 +11,7 @@ import { verdictOf, type Judgement, type TestCounts, type Verdict } from './judg
 import { failureModes, type CodePacket } from '../packets/packet.ts';
 import { CANDIDATE_LABEL, CANDIDATE_TEXT_LIMITS, capLine, capList, markdownCandidate, markdownText, showControls } from './candidate-text.ts';
 import { decide, type Decision } from './score.ts';
-import { shortReason, verdictWords, vetoReason, type GraderWord } from './verdict-words.ts';
+import { graderVeto, shortReason, verdictWords, vetoReason, type GraderWord } from './verdict-words.ts';
 
 export type { GraderWord } from './verdict-words.ts';
 
@@ -72,14 +72,31 @@ export function cardRows(packet: CodePacket, evidence: AutoEvidence, quote: (aut
   });
 }
 
-/** The grader's verdict on a card, when it is not PASS: it says so wherever the decision is no-hire. */
 /**
- * The decision so far from a card's rows. A no-hire says what decides it: the veto (row, score,
- * note), or the automatic rows that leave the card short of the hire bar, each with the grader's
- * verdict and its codes when the grader did not pass the submission; a hire on automatic points
- * alone names that verdict too.
+ * The decision so far from a card's rows. A finding the grader counts as a veto (`graderVeto`,
+ * src/judge/verdict-words.ts) makes it no-hire first, whatever the rows. Otherwise a no-hire says
+ * what decides it: the veto (row, score, note), or the automatic rows that leave the card short
+ * of the hire bar, each with the grader's verdict and its codes when the grader did not pass the
+ * submission; a hire on automatic points alone names that verdict too.
  */
 export function decisionSoFar(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean, grader?: GraderWord): DecisionSoFar {
+  return withGraderVeto(rubricDecision(packet, rows, graded, grader), grader);
+}
+
+/**
+ * A decision with the grader's veto applied (the rule of `graderVeto`): no-hire, in the veto's
+ * words, when a finding vetoes a hire; a card that was not graded stays not graded. Every
+ * decision of a card goes through it, so scorecard.md, summary.json and summary.csv, the
+ * terminal line of `packet grade` and the rubric page reach the same one.
+ */
+export function withGraderVeto(decision: DecisionSoFar, grader: GraderWord | undefined): DecisionSoFar {
+  if (decision.state === 'not-graded') return decision;
+  const vetoed = graderVeto(grader);
+  return vetoed ? { ...decision, state: 'no-hire', reason: vetoed } : decision;
+}
+
+/** The decision so far by the rubric alone: its rows, its vetoes, its hire bar. */
+function rubricDecision(packet: Pick<CodePacket, 'rubric'>, rows: readonly CardRow[], graded: boolean, grader?: GraderWord): DecisionSoFar {
   const rubric = packet.rubric.data;
   const autoPoints = rows.reduce((n, r) => n + (r.score ?? 0), 0);
   const open = rows.filter((r) => r.score === null);

@@ -3,12 +3,12 @@ import type { BudgetLimits } from '../llm/budget.ts';
 import { classInfo } from '../llm/error-class.ts';
 import { testsOf, type SessionResult } from './session.ts';
 import { sortKeys } from '../llm/stable-json.ts';
-import type { ModelRunReport } from './report.ts';
+import type { CheckVariant, ModelRunReport } from './report.ts';
 
 /** The report entry of one model run: verdict, spend and receipts (paths relative to `cwd`), keys sorted. */
 export function modelRunReport(
   result: SessionResult,
-  about: { date: string; packet: string; version: string; digest: string; model: string; named?: string; endpoint: string; budget: BudgetLimits; cwd: string },
+  about: { date: string; packet: string; version: string; digest: string; model: string; named?: string; endpoint: string; budget: BudgetLimits; cwd: string; variant?: CheckVariant },
 ): ModelRunReport {
   const rel = (p: string | null) => (p ? path.relative(about.cwd, p) || p : null);
   const l = result.ledger;
@@ -17,6 +17,7 @@ export function modelRunReport(
     packet: about.packet,
     version: about.version,
     digest: about.digest,
+    ...(about.variant ? { variant: { id: about.variant.id, values: { ...about.variant.values } } } : {}),
     model: about.model,
     ...(about.named !== undefined ? { named: about.named } : {}),
     endpoint: about.endpoint,

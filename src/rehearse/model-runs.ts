@@ -20,6 +20,8 @@ import type { RehearsalReporter } from './reporter.ts';
 import type { ModelRunReport, RehearsalReport } from './report.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { loadPacketFiles } from '../judge/workspace.ts';
+import { modelRunVariant, REPLY_VARIANT } from './rehearse-variants.ts';
+import { variantId } from '../packets/variants.ts';
 
 /** Everything the live runs need. */
 export interface ModelRunsOptions {
@@ -95,12 +97,17 @@ async function runOne(
   o: ModelRunsOptions,
   cell: { packet: CodePacket; named: string; client: ReturnType<typeof createModelClient>; gate: EndpointGate; dir: string | null },
 ): Promise<ModelRunReport> {
-  const { packet, named } = cell;
-  const model = named.replaceAll('{packet}', packet.id);
+  const { named } = cell;
+  const model = named.replaceAll('{packet}', cell.packet.id);
+  // A packet with variants: the run is on its first variant, rendered, as its scripted replies are (the sample's check is that variant's).
+  const withVariants = cell.packet.prompt.data.variants !== undefined;
+  const sampleId = withVariants ? `${variantId(REPLY_VARIANT)}:sample` : 'sample';
+  const sample = o.offline.packets.find((p) => p.id === cell.packet.id)?.checks.find((c) => c.id === sampleId);
+  const seen = sample?.ok ? await modelRunVariant(cell.packet, o.packetDirs.get(cell.packet.id)!, o.scratchDir) : { packet: cell.packet, dir: o.packetDirs.get(cell.packet.id)! };
+  const { packet } = seen;
   const { limits } = effectiveBudget(packet.prompt.data.budget, o.flags);
   const date = o.date().toISOString();
-  const about = { date, packet: packet.id, version: packet.prompt.data.version, digest: packet.digest, model, named, endpoint: o.endpoint.host, budget: limits, cwd: o.cwd };
-  const sample = o.offline.packets.find((p) => p.id === packet.id)?.checks.find((c) => c.id === 'sample');
+  const about = { date, packet: packet.id, version: packet.prompt.data.version, digest: packet.digest, model, named, endpoint: o.endpoint.host, budget: limits, cwd: o.cwd, ...(seen.variant ? { variant: seen.variant } : {}) };
   if (!sample?.ok) {
     return sortKeys({
       ...about,
@@ -123,7 +130,7 @@ async function runOne(
   }
   const ledger = await createLedger({ dir: cell.dir, header: { packet: packet.id, version: about.version, digest: packet.digest, model, endpoint: o.endpoint.host }, secrets: o.apiKey ? [o.apiKey] : [] });
   const result = await runSession({
-    files: await loadPacketFiles(packet, o.packetDirs.get(packet.id)!),
+    files: await loadPacketFiles(packet, seen.dir),
     client: cell.client,
     model,
     limits,

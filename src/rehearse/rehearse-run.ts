@@ -13,7 +13,9 @@ import { ModelErrors } from '../errors/model-catalog.ts';
 import { KIT_ROOT, kitFingerprint } from '../kit/fingerprint.ts';
 import { kitIdentity } from '../kit/identity.ts';
 import { loadPackets } from '../packets/load.ts';
+import { fsPacketFiles } from '../lint/files.ts';
 import { codePackets } from '../packets/packet.ts';
+import { checkVariants } from '../packets/variants-check.ts';
 import { openRunContext, type RunHost } from '../runs/context.ts';
 import { folderFault } from '../runs/output-folder.ts';
 import { budgetFlags, poolOf, type BudgetFlagValues, type PoolFlags } from '../runs/run-flags.ts';
@@ -37,6 +39,8 @@ export interface RehearseFlags extends PoolFlags, BudgetFlagValues {
   'no-cache': boolean;
   unconfined: boolean;
   shard?: string | undefined;
+  /** `--variants N`: the variants proven of every packet with parameters, over its `variants.count` (checked: PK153). */
+  variants?: number | undefined;
   endpoint?: string | undefined;
   model?: string | undefined;
   'endpoint-jobs'?: number | undefined;
@@ -80,8 +84,12 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     const loaded = await loadPackets({ packetsDir: flags.packets, cwd: host.cwd, ids: flags.ids as string[] });
     const withCode = codePackets(loaded.packets);
     const errors = sortDiagnostics(loaded.diagnostics.filter((d) => d.severity === 'error'));
+    const selected = shard ? selectShard(withCode, (p) => p.id, shard) : withCode;
+    // The variants of each packet with parameters, checked as the build's check step does (PK150-PK156, PK153 for `--variants N`), before any sandbox.
+    const files = fsPacketFiles(host.cwd);
+    for (const p of selected) if (p.prompt.data.variants) errors.push(...(await checkVariants(p, (rel) => files.read(p, rel), flags.variants)).filter((d) => d.severity === 'error'));
     if (errors.length) {
-      reporter.onPacketDiagnostics?.(errors);
+      reporter.onPacketDiagnostics?.(sortDiagnostics(errors));
       reporter.onMessage?.(`packet rehearse: fix the errors above first (\`npx packet check\` lists them).\n`);
       return 1;
     }
@@ -108,7 +116,6 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
     }
     const { ready } = sandbox;
     const packetsDir = path.resolve(host.cwd, flags.packets);
-    const selected = shard ? selectShard(withCode, (p) => p.id, shard) : withCode;
     if (shard) reporter.onShard?.(shard, selected.length, withCode.length);
     const fingerprint = kitFingerprint(KIT_ROOT);
     const { timeoutMs } = pool;
@@ -121,6 +128,7 @@ export async function rehearseRun(flags: RehearseFlags, host: RunHost, reporter:
       sandbox: ready,
       jobs: pool.jobs,
       timeoutMs,
+      ...(flags.variants !== undefined ? { variants: flags.variants } : {}),
       cache: flags['no-cache'] ? noCache : directoryCache(path.resolve(host.cwd, 'node_modules/.cache/packet-kit/rehearse'), fingerprint),
       // The labs' tables go to the cache the build reads (with --no-cache they are computed again, and still kept).
       labTables: ready.labTables({ dir: 'node_modules/.cache/packet-kit/labs', kit: fingerprint, timeoutMs, fresh: flags['no-cache'] }),

@@ -20,7 +20,7 @@ import type { TestRunner } from '../judge/run-tests.ts';
 import { loadPacketFiles } from '../judge/workspace.ts';
 import type { CodePacket } from '../packets/packet.ts';
 import { valuesText } from '../packets/variants-check.ts';
-import { packetVariants, type PacketVariant } from '../packets/variants-render.ts';
+import { packetVariants, renderVariant, type PacketVariant } from '../packets/variants-render.ts';
 import { placeholderValues, renderTemplate, variantValues, type VariantValues } from '../packets/variants.ts';
 import { defect } from './defect.ts';
 import { statusOf, type CheckResult, type CheckVariant, type PacketReport, type VariantReport } from './report.ts';
@@ -40,6 +40,27 @@ export function replySource(packet: CodePacket, dir: string): { id: string; dir:
   if (!spec) return { id: packet.id, dir, replies: packet.trees.replies };
   const values = placeholderValues(REPLY_VARIANT, variantValues(packet.prompt.data.seed, spec, REPLY_VARIANT));
   return { id: packet.id, dir, replies: packet.trees.replies, render: (text) => renderTemplate(text, values) };
+}
+
+/**
+ * What a live model run (`packet rehearse --model`) is given of a packet: for a packet with
+ * variants, variant {@link REPLY_VARIANT} rendered (the one whose scripted replies the embedded
+ * endpoint serves, see {@link replySource}), written to a folder of its own under `scratchDir`,
+ * so the model reads its prompt and starter and is judged by its tests, every placeholder
+ * written in; for a packet without, the packet and its own folder. Never the template files.
+ */
+export async function modelRunVariant(packet: CodePacket, dir: string, scratchDir: string): Promise<{ packet: CodePacket; dir: string; variant?: CheckVariant }> {
+  const spec = packet.prompt.data.variants;
+  if (!spec) return { packet, dir };
+  const read = async (rel: string) => readFile(path.join(dir, rel)).then((b) => new Uint8Array(b), () => undefined);
+  const r = await renderVariant(packet, read, REPLY_VARIANT, variantValues(packet.prompt.data.seed, spec, REPLY_VARIANT));
+  if (!r.variant) {
+    const reason = r.diagnostics.find((d) => d.severity === 'error')?.message ?? 'its files do not parse';
+    throw new Error(`${packet.id}: variant ${r.id} (${valuesText(r.values)}) is not a valid packet once its values are written in: ${reason}`);
+  }
+  const out = path.join(scratchDir, 'variants', `${packet.id}-${r.id}`);
+  await writeVariant(r.variant, out);
+  return { packet: r.variant.packet, dir: out, variant: variantOf(r.variant) };
 }
 
 /** The pairs the leak check judges (the sample of the first over the second): each variant against the next, at most `cap`. */

@@ -70,9 +70,11 @@ export interface ModelRunReport {
   /** ISO time the run started. */
   date: string;
   packet: string;
-  /** The packet's version and content digest. */
+  /** The packet's version and content digest (of a packet with variants: the digest of the variant the model was given). */
   version: string;
   digest: string;
+  /** Of a packet with variants: the variant the model was given (its first, rendered), with its values. */
+  variant?: CheckVariant;
   /** The model id sent to the endpoint. */
   model: string;
   /**

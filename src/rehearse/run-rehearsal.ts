@@ -70,6 +70,8 @@ export interface RunRehearsalOptions {
   shard?: Shard;
   /** The kit, as the report names it (default: this kit). */
   kit?: KitIdentity;
+  /** The variants proven of each packet with parameters (`--variants N`); default: its `variants.count`. */
+  variants?: number;
 }
 
 /** Rehearse, run the live models, write the report; returns the report and the exit code. */
@@ -98,6 +100,7 @@ export async function runRehearsal(o: RunRehearsalOptions): Promise<{ report: Re
       ...(o.shard ? { shard: o.shard } : {}),
       ...(o.kit ? { kit: o.kit } : {}),
       ...(o.labTables ? { labTables: o.labTables } : {}),
+      ...(o.variants !== undefined ? { variants: o.variants } : {}),
     });
     if (o.live) {
       const live = o.live;

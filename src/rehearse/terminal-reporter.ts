@@ -115,7 +115,7 @@ export function terminalReporter(options: TerminalReporterOptions): RehearsalRep
       const tk = run.tokens;
       const tokens = tk.total === null ? `${tk.prompt + tk.completion}+unknown tokens (${tk.unknownCalls} call${tk.unknownCalls === 1 ? '' : 's'} without usage)` : `${tk.total} tokens`;
       out(
-        `${colour(run.verdict)} ${t(run.packet)} ${t(run.version)} with ${t(run.model)} at ${t(run.endpoint)}: ${run.calls} call${run.calls === 1 ? '' : 's'}, ${tokens}, ` +
+        `${colour(run.verdict)} ${t(run.packet)} ${t(run.version)}${run.variant ? ` variant ${t(run.variant.id)}` : ''} with ${t(run.model)} at ${t(run.endpoint)}: ${run.calls} call${run.calls === 1 ? '' : 's'}, ${tokens}, ` +
           `${run.bytes.out} B out, ${run.bytes.in} B in, ${(run.wallMs / 1000).toFixed(1)} s\n  ${t(run.reason)}\n`,
       );
       if (run.failure) {

@@ -179,11 +179,11 @@ describe('a packet shipped to twenty candidates, twenty variants', () => {
     expect(codes).toContain('PK584');
     const notSent = c.findings.find((f) => f.code === 'PK585')!;
     expect(notSent).toMatchObject({ name: 'VariantNotSent', severity: 'error' });
-    expect(notSent.message).toContain(`The roster roster.csv (line 22) says this candidate was sent variant ${copierSent.id}, and its README's Variant: line names variant v1.`);
+    expect(notSent.message).toContain(`This submission was sent variant ${copierSent.id}, and its README's Variant line names variant v1. So says the roster roster.csv (line 22).`);
     expect(c.findings.find((f) => f.code === 'PK584')!.message).toMatch(new RegExp(`passes variant v1's tests, not its own variant ${copierSent.id}`));
     expect(c.decision.state).toBe('no-hire');
     // Both vetoes said first, then the rubric's own no-hire (its tests are red on the variant sent).
-    expect(c.decision.reason.startsWith(`PK585: sent ${copierSent.id}, its README's Variant: line names variant v1; PK584: it passes variant v1's tests, not its own variant ${copierSent.id}; `)).toBe(true);
+    expect(c.decision.reason).toBe(`the grader vetoes a hire: PK585 (This submission was sent variant ${copierSent.id}, and its README's Variant line names variant v1), PK584 (This submission passes variant v1's tests, not its own variant ${copierSent.id})`);
     // Its own variant's tests: only the hidden ones that read the limit fail (the function's name is the same).
     expect(c.tests!.failingHidden.length).toBeGreaterThan(0);
     expect(c.tests!.failingVisible).toEqual([]);
@@ -195,8 +195,8 @@ describe('a packet shipped to twenty candidates, twenty variants', () => {
   it("flags a README whose Digest: is another variant's, though its Variant: line is the one sent", async () => {
     const c = await card('out/grades', 'cand-22');
     expect(c).toMatchObject({ graded: true, variant: { id: 'v5', leakCheck: { passed: 'v1' } }, decision: { state: 'no-hire' } });
-    expect(c.findings.find((f) => f.code === 'PK585')!.message).toContain("sent variant v5, and its README's Digest: is the digest of variant v1.");
-    expect(c.decision.reason).toMatch(/^PK585: sent v5, its README's Digest: is the digest of variant v1; PK584/);
+    expect(c.findings.find((f) => f.code === 'PK585')!.message).toContain("sent variant v5, and its README's Digest line is the digest of variant v1.");
+    expect(c.decision.reason).toMatch(/^the grader vetoes a hire: PK585 \(This submission was sent variant v5, and its README's Digest line is the digest of variant v1\), PK584/);
   });
 
   it('refuses the submission the roster does not name, lists the row no submission matched, and exits 1', async () => {

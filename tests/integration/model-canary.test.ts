@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -12,7 +12,10 @@ import { noCache } from '../../src/rehearse/cache.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
 import { runModelRehearsals } from '../../src/rehearse/model-runs.ts';
 import { rehearse } from '../../src/rehearse/rehearse.ts';
+import { replySource } from '../../src/rehearse/rehearse-variants.ts';
 import type { ModelRunReport, RehearsalReport } from '../../src/rehearse/report.ts';
+import { renderVariant, type PacketVariant } from '../../src/packets/variants-render.ts';
+import { hasPlaceholder, variantValues } from '../../src/packets/variants.ts';
 
 /**
  * The library's scripted replies through the whole pipeline, with a canary over every request
@@ -20,6 +23,12 @@ import type { ModelRunReport, RehearsalReport } from '../../src/rehearse/report.
  * catalog may appear in one. The first turn carries only PROMPT.md and starter files; feedback
  * turns carry the model's own answer and the visible tests' output, so for those the lines of the
  * reply being served (the model's own words) are allowed, and nothing else.
+ *
+ * The take-homes with variants are in it too: the model is given their first variant, rendered,
+ * never the template files. For them the canary's lines are that variant's, and no request may
+ * hold a placeholder (`[[variant.NAME]]`): a placeholder in a prompt means the raw template
+ * reached the model. Each live run on them is judged by that variant's tests, so the sample
+ * reply passes (it would fail against the template's tests).
  */
 const root = path.resolve(import.meta.dirname, '../..');
 let env: RunEnvironment;
@@ -27,9 +36,17 @@ let server: ScriptedServer;
 let scratch: string;
 let packets: CodePacket[];
 let dirs: Map<string, string>;
+/** The packets with variants: their first variant, rendered independently of the code under test, and its folder. */
+const firsts = new Map<string, { variant: PacketVariant; dir: string }>();
 let report: RehearsalReport;
 let feedbackRuns: ModelRunReport[];
+let sampleRuns: ModelRunReport[];
 let offlineRequests: number;
+let liveRequests: number;
+/** The variant packets' check and reply names in the offline report: `v1:` before each. */
+const checkId = (p: CodePacket, id: string) => (p.prompt.data.variants ? `v1:${id}` : id);
+/** What the model is given of a packet: its own files, or its first variant's for a packet with variants. */
+const seen = (p: CodePacket) => firsts.get(p.id) ?? { variant: { packet: p }, dir: dirs.get(p.id)! };
 
 const MIN_LINE = 16;
 const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length >= MIN_LINE);
@@ -39,8 +56,8 @@ async function texts(dir: string, tree: string, files: readonly string[]): Promi
 }
 
 /** Secret lines of a packet that no public file (starter/, prompt.mdx) also holds, at least 16 characters long. */
-async function canaryLines(p: CodePacket, allowed: readonly string[] = []): Promise<Set<string>> {
-  const dir = dirs.get(p.id)!;
+async function canaryLines(raw: CodePacket, allowed: readonly string[] = []): Promise<Set<string>> {
+  const { variant: { packet: p }, dir } = seen(raw);
   const secret = [
     ...(await texts(dir, 'sample', p.trees.sample)),
     ...(await texts(dir, 'hidden', p.trees.hidden)),
@@ -60,7 +77,7 @@ async function canaryLines(p: CodePacket, allowed: readonly string[] = []): Prom
 function firstFailureReply(p: CodePacket): string {
   const names = failureModes(p).filter((m) => m.reply).map((m) => m.reply!.replace(/^replies\//, '').replace(/\.md$/, ''));
   const caught = report.packets.find((x) => x.id === p.id)!.checks.filter((c) => c.kind === 'reply' && c.model?.verdict === 'CAUGHT' && c.model.caughtBy.includes('visible-tests'));
-  return names.find((n) => caught.some((c) => c.id === `reply:${n}`)) ?? names[0]!;
+  return names.find((n) => caught.some((c) => c.id === checkId(p, `reply:${n}`))) ?? names[0]!;
 }
 
 function contents(body: string): string {
@@ -76,19 +93,26 @@ function leaks(body: string, canary: ReadonlySet<string>): string[] {
 beforeAll(async () => {
   const loaded = await loadPackets({ packetsDir: 'packets', cwd: root });
   // Scripted replies and their model runs belong to take-homes; a lab's assistant is scripted on its page.
-  // A take-home with variants is left out: its replies hold placeholders, which the rehearsal writes
-  // in for its first variant (tests/integration/rehearse-variants.test.ts holds that), while the
-  // model runs below read the packet's own files. Which ones are left out is pinned, so a third
-  // packet with variants is a decision, not a silent loss.
-  const takehomes = codePackets(loaded.packets).filter((p) => p.prompt.data.kind === 'takehome');
-  expect(takehomes.filter((p) => p.prompt.data.variants).map((p) => p.id).sort()).toEqual(['dead-target-abort', 'fetch-retry-ticket']);
-  packets = takehomes.filter((p) => !p.prompt.data.variants);
+  // The take-homes with variants are pinned, so a third one is a decision of this test, not a silent change.
+  packets = codePackets(loaded.packets).filter((p) => p.prompt.data.kind === 'takehome');
+  expect(packets.filter((p) => p.prompt.data.variants).map((p) => p.id).sort()).toEqual(['dead-target-abort', 'fetch-retry-ticket']);
   dirs = new Map(loaded.sources.map((s) => [s.id, path.join(root, 'packets', s.folder)]));
   const prepared = await prepareRunEnvironment({ env: process.env, tmpDir: tmpdir(), allowUnconfined: false });
   if (!prepared.ok) throw new Error(prepared.message);
   env = prepared.environment;
   scratch = await mkdtemp(path.join(tmpdir(), 'model-canary-'));
-  server = await startScriptedServer({ replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, { dir: dirs.get(p.id)!, replies: p.trees.replies }]))) });
+  for (const p of packets.filter((x) => x.prompt.data.variants)) {
+    const dir = dirs.get(p.id)!;
+    const r = await renderVariant(p, async (rel) => new Uint8Array(await readFile(path.join(dir, rel))), 1, variantValues(p.prompt.data.seed, p.prompt.data.variants!, 1));
+    const out = path.join(scratch, 'first-variants', p.id);
+    for (const [rel, bytes] of r.variant!.files) {
+      await mkdir(path.dirname(path.join(out, rel)), { recursive: true });
+      await writeFile(path.join(out, rel), bytes);
+    }
+    firsts.set(p.id, { variant: r.variant!, dir: out });
+  }
+  // The endpoint as `packet rehearse` starts it: a packet with variants serves its first variant's replies.
+  server = await startScriptedServer({ replies: replyStoreFromDirs(new Map(packets.map((p) => [p.id, replySource(p, dirs.get(p.id)!)]))) });
   report = await rehearse({
     packets,
     packetDirs: dirs,
@@ -103,6 +127,8 @@ beforeAll(async () => {
     date: () => new Date('2026-11-29T12:00:00Z'),
     now: () => performance.now(),
     scripted: { url: server.url, outDir: null, cwd: root },
+    // The first variant of a packet with variants is the one whose replies are rehearsed and the one a live run is given.
+    variants: 1,
   });
   offlineRequests = server.requests.length;
   // One failure reply per packet, with a feedback turn: the model gets its visible test failures back.
@@ -130,7 +156,28 @@ beforeAll(async () => {
     });
   });
   feedbackRuns = (await Promise.all(perPacket)).flat();
-}, 180_000);
+  liveRequests = server.requests.length;
+  // The sample reply, live, on every packet: PASS only when judged by the tests of the files the reply was written for.
+  sampleRuns = await runModelRehearsals({
+    packets,
+    packetDirs: dirs,
+    offline: report,
+    runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 },
+    schedule: (fn) => limit(fn),
+    scratchDir: scratch,
+    endpoint: { baseURL: server.url, host: new URL(server.url).host },
+    apiKey: null,
+    models: ['scripted:{packet}/sample'],
+    flags: {},
+    feedbackTurns: 0,
+    stallCalls: 1,
+    attemptTimeoutMs: 30_000,
+    outDir: null,
+    cwd: root,
+    clock: systemClock,
+    date: () => new Date('2026-11-29T12:00:00Z'),
+  });
+}, 240_000);
 
 afterAll(async () => {
   await server?.close();
@@ -145,7 +192,7 @@ describe('the scripted default over the library', () => {
     expect(replies).toHaveLength(withReply);
     for (const r of replies) {
       expect(r.ok, `${r.packet} ${r.id}: ${r.actual}`).toBe(true);
-      expect(r.model!.verdict).toMatch(r.id === 'reply:sample' ? /^PASS$/ : /^(CAUGHT|FALSE-GREEN)$/);
+      expect(r.model!.verdict).toMatch(/(^|:)reply:sample$/.test(r.id) ? /^PASS$/ : /^(CAUGHT|FALSE-GREEN)$/);
       expect(r.model!).toMatchObject({ calls: 1, endpoint: `127.0.0.1:${server.port}`, packet: r.packet, digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(r.model!.tokens.total).toBeGreaterThan(0);
     }
@@ -163,7 +210,7 @@ describe('the scripted default over the library', () => {
       expect(mine.length).toBeGreaterThan(1);
       for (const r of mine) {
         expect(leaks(r.body, canary), `${r.model}`).toEqual([]);
-        expect(contents(r.body)).toContain(p.prompt.body.trim().split('\n')[0]!);
+        expect(contents(r.body)).toContain(seen(p).variant.packet.prompt.body.trim().split('\n')[0]!);
         checked++;
       }
     }
@@ -177,9 +224,9 @@ describe('the scripted default over the library', () => {
     let feedbackTurns = 0;
     for (const p of packets) {
       const reply = firstFailureReply(p);
-      const own = await readFile(path.join(dirs.get(p.id)!, 'replies', `${reply}.md`), 'utf8');
+      const own = await readFile(path.join(seen(p).dir, 'replies', `${reply}.md`), 'utf8');
       const canary = await canaryLines(p, [own]);
-      const mine = server.requests.slice(offlineRequests).filter((r) => r.model === `scripted:${p.id}/${reply}`);
+      const mine = server.requests.slice(offlineRequests, liveRequests).filter((r) => r.model === `scripted:${p.id}/${reply}`);
       for (const r of mine) expect(leaks(r.body, canary), `${r.model}`).toEqual([]);
       const turns = mine.map((r) => JSON.parse(r.body) as { messages: { role: string; content: string }[] }).filter((b) => b.messages.length === 4);
       for (const t of turns) expect(t.messages[3]!.content).toMatch(/^The visible tests fail with your change/);
@@ -189,10 +236,34 @@ describe('the scripted default over the library', () => {
     expect(feedbackRuns.every((r) => r.verdict === 'CAUGHT')).toBe(true);
   });
 
+  it("gives the model a packet with variants as its first variant: no placeholder in any request, v1's prompt and starter, judged by v1's tests", () => {
+    const withVariants = packets.filter((p) => p.prompt.data.variants);
+    expect(withVariants).toHaveLength(2);
+    // Every request, the offline reply checks and the live runs alike.
+    for (const r of server.requests) expect(hasPlaceholder(contents(r.body)), `${r.model}`).toBe(false);
+    for (const p of withVariants) {
+      const first = firsts.get(p.id)!.variant;
+      const live = server.requests.slice(offlineRequests).filter((r) => r.model?.startsWith(`scripted:${p.id}/`));
+      expect(live.length).toBeGreaterThanOrEqual(2);
+      const rawLines = p.prompt.body.split('\n').filter((l) => hasPlaceholder(l));
+      expect(rawLines.length).toBeGreaterThan(0);
+      for (const r of live) {
+        const text = contents(r.body);
+        // The template's lines with a placeholder are not there; the first variant's, values written in, are.
+        for (const l of rawLines) expect(text).not.toContain(l.trim());
+        for (const l of first.packet.prompt.body.split('\n').filter((x, i) => hasPlaceholder(p.prompt.body.split('\n')[i] ?? '') && x.trim())) expect(text).toContain(l.trim());
+      }
+      for (const run of [...feedbackRuns, ...sampleRuns].filter((x) => x.packet === p.id)) expect(run).toMatchObject({ digest: first.digest, variant: { id: 'v1', values: first.values } });
+    }
+    for (const run of sampleRuns) expect(run.verdict, `${run.packet}: ${run.reason}`).toBe('PASS');
+    expect(sampleRuns.map((r) => r.packet).sort()).toEqual(packets.map((p) => p.id).sort());
+    for (const run of sampleRuns.filter((r) => !firsts.has(r.packet))) expect(run.variant).toBeUndefined();
+  });
+
   it('the canary would see a leak', async () => {
     const p = packets[0]!;
     const canary = await canaryLines(p);
-    const sampleLine = lines(await readFile(path.join(dirs.get(p.id)!, 'sample', p.trees.sample[0]!), 'utf8')).find((l) => canary.has(l))!;
+    const sampleLine = lines(await readFile(path.join(seen(p).dir, 'sample', p.trees.sample[0]!), 'utf8')).find((l) => canary.has(l))!;
     expect(leaks(JSON.stringify({ messages: [{ role: 'user', content: `look: ${sampleLine}` }] }), canary)).toEqual([sampleLine]);
   });
 });

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPackets } from '../../src/packets/load.ts';
+import { codePackets } from '../../src/packets/packet.ts';
+import { hasPlaceholder, placeholderValues, renderTemplate, variantValues } from '../../src/packets/variants.ts';
 
 /**
  * The official `openai` SDK as a client of `packet serve-model`, run as its own process (the
@@ -56,8 +59,14 @@ describe('packet serve-model, through the official openai SDK', () => {
     expect(ids).toContain('fault:no-usage');
   });
 
-  it('serves a packet\'s reply as a chat completion, with usage', async () => {
-    const reply = await readFile(path.join(root, 'packets/fetch-retry-ticket/replies/sample.md'), 'utf8');
+  it('serves a packet\'s reply as a chat completion, with usage; a packet with variants, its first variant\'s', async () => {
+    // fetch-retry-ticket has variants: the reply is served with v1's values written in, as `packet rehearse --model` gives the model v1.
+    const raw = await readFile(path.join(root, 'packets/fetch-retry-ticket/replies/sample.md'), 'utf8');
+    const { packets } = await loadPackets({ packetsDir: 'packets', cwd: root, ids: ['fetch-retry-ticket'] });
+    const data = codePackets(packets)[0]!.prompt.data;
+    const reply = renderTemplate(raw, placeholderValues(1, variantValues(data.seed, data.variants!, 1)));
+    expect(hasPlaceholder(raw)).toBe(true);
+    expect(hasPlaceholder(reply)).toBe(false);
     const c = await sdk().chat.completions.create({ model: 'scripted:fetch-retry-ticket/sample', messages: [{ role: 'user', content: 'fix the retry ticket' }] });
     expect(c.object).toBe('chat.completion');
     expect(c.choices[0]!.message.content).toBe(reply);

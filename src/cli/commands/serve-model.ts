@@ -5,6 +5,7 @@ import { renderDiagnostic } from '../../errors/render.ts';
 import { FAULT_MODELS, replyStoreFromDirs, startScriptedServer, type ScriptedServer } from '../../llm/scripted-server.ts';
 import { loadPackets } from '../../packets/load.ts';
 import { codePackets } from '../../packets/packet.ts';
+import { replySource } from '../../rehearse/rehearse-variants.ts';
 import { serveModelSpec } from '../command-specs.ts';
 import { helpText, parseCommand } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -21,7 +22,8 @@ export async function serveModelCommand(args: string[], io: CliIo): Promise<numb
   const loaded = await loadPackets({ packetsDir: values.packets, cwd: io.cwd });
   const packetsDir = path.resolve(io.cwd, values.packets);
   const folders = new Map(loaded.sources.map((s) => [s.id, path.join(packetsDir, s.folder)]));
-  const store = replyStoreFromDirs(new Map(codePackets(loaded.packets).map((p) => [p.id, { dir: folders.get(p.id)!, replies: p.trees.replies }])));
+  // A packet with variants serves its first variant's replies, as `packet rehearse --model` gives the model that variant.
+  const store = replyStoreFromDirs(new Map(codePackets(loaded.packets).map((p) => [p.id, replySource(p, folders.get(p.id)!)])));
   let server: ScriptedServer;
   try {
     server = await startScriptedServer({ replies: store, port, slowMs });

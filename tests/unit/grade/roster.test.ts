@@ -155,12 +155,12 @@ describe('checking a submission against the roster', () => {
     expect(rosterCheck(roster, 'alice', null)).toEqual({ sent: roster.rows[0] });
     expect(rosterCheck(roster, 'alice', 'v7')).toEqual({ sent: roster.rows[0] });
     const other = rosterCheck(roster, 'alice', [
-      { id: 'v7', by: "its README's Variant: line names" },
-      { id: 'v1', by: "its README's Digest: is the digest of" },
+      { id: 'v7', by: "its README's Variant line names" },
+      { id: 'v1', by: "its README's Digest line is the digest of" },
     ]);
     expect(other).toMatchObject({ sent: roster.rows[0], finding: { code: 'PK585', name: 'VariantNotSent', severity: 'error' } });
     if (!('finding' in other) || !other.finding) throw new Error('expected PK585');
-    expect(other.finding.message).toMatch(/^The roster roster\.csv \(line 2\) says this candidate was sent variant v7, and its README's Digest: is the digest of variant v1\./);
+    expect(other.finding.message).toMatch(/^This submission was sent variant v7, and its README's Digest line is the digest of variant v1\. So says the roster roster\.csv \(line 2\)\./);
     // The stated id is the candidate's text, shown escaped.
     const hostile = rosterCheck(roster, 'alice', '\u202ev7');
     expect('finding' in hostile && hostile.finding!.message).toContain('\\u202ev7');
