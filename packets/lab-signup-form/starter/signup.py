@@ -6,7 +6,7 @@ import re
 log = logging.getLogger("signup")
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
-PASSWORD_MIN = [[variant.pwmin]]
+PASSWORD_MIN = 10
 
 
 def username_errors(username):
