@@ -29,3 +29,9 @@ export async function labVariantEntriesOf(lab: { id: string; variant?: { count: 
   const entries = (await getCollection('labVariants')).filter((e) => e.data.id === lab.id && e.id.startsWith(`${lab.id}/`));
   return entries.sort((a, b) => a.data.variant!.number - b.data.variant!.number);
 }
+
+/** The head of a lab page: its title, and whether search engines are kept out (a variant other than v1: its address is sent, never listed). */
+export function labPageHead(packet: { prompt: { title: string }; variant?: { id: string; number: number } | undefined }): { title: string; noindex: boolean } {
+  const own = packet.variant !== undefined && packet.variant.number > 1;
+  return { title: own ? `Lab: ${packet.prompt.title} (variant ${packet.variant!.id})` : `Lab: ${packet.prompt.title}`, noindex: own };
+}
