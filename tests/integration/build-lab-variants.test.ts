@@ -1,5 +1,6 @@
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +127,13 @@ describe('packet build of a lab with variants', () => {
     expect(page).toContain('the zip above is variant v1');
     const rubric = await read(`dist/packets/${TAKEHOME}/rubric/index.html`);
     expect(rubric).not.toContain('[[variant.');
+    // The search index (Pagefind's gzipped fragments) is made from v1's words too.
+    const fragments = files.filter((f) => f.startsWith('pagefind/fragment/'));
+    const records = fragments.map((f) => gunzipSync(readFileSync(path.join(root, 'dist', f))).toString('utf8'));
+    const record = records.find((r) => r.includes(`"url":"/packets/${TAKEHOME}/"`));
+    expect(record).toBeDefined();
+    for (const r of records) expect(r).not.toContain('[[variant.');
+    expect(records.some((r) => r.includes(`/labs/${LAB}/v`))).toBe(false);
   });
 
   it('--variants N makes N variant pages, tables and keys', async () => {
