@@ -70,7 +70,7 @@ export async function buildProject(flags: BuildFlags, host: RunHost, reporter: B
   const tag = o.tag ?? String(process.pid);
   // Astro starts now, while the packets are checked and zipped; the kit's own site waits for the manifest (site-manifest-gate.ts).
   const ids = flags.ids?.length ? [...flags.ids] : undefined;
-  const site = startSiteBuilder({ root: siteRoot, env: host.env, tag, packetsDir, ...(ids ? { ids } : {}), early: siteRoot === KIT_ROOT });
+  const site = startSiteBuilder({ root: siteRoot, env: host.env, tag, packetsDir, ...(ids ? { ids } : {}), ...(flags.variants !== undefined ? { variants: flags.variants } : {}), early: siteRoot === KIT_ROOT });
   // Ctrl-C or SIGTERM: stop the Astro child, remove the staging folders, keep the previous output.
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {

@@ -4,6 +4,7 @@ import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import type { LabTable } from '../labs/table.ts';
+import type { VariantTable } from './lab-variant-tables.ts';
 import { readBytesCappedSync } from '../packets/capped-read.ts';
 import { FILE_LIMIT_MAX_MB, MIB } from '../packets/file-limits.ts';
 import { loadPackets } from '../packets/load.ts';
@@ -114,21 +115,57 @@ export function fsBuildSteps(o: FsBuildOptions): { steps: BuildSteps; reader: (p
   return { steps, reader, dispose: async () => await context?.dispose() };
 }
 
-/** Every lab's test table, as many at once as the rehearsal runs tests (cached, shared with `packet rehearse`). */
+/**
+ * Every lab's test table, as many at once as the rehearsal runs tests (cached, shared with
+ * `packet rehearse`); a lab with variants has one per variant (src/bundle/lab-variant-tables.ts),
+ * each said as it is known, its v1's standing for the lab.
+ */
 async function labTablesOf(o: FsBuildOptions, sandboxed: () => Promise<Sandboxed>, labs: Lab[], folders: ReadonlyMap<string, string>): Promise<LabTablesOutcome> {
   const ready = await sandboxed();
   if (!ready.ok) return { ok: false, packets: labs.map((p) => p.id), diagnostic: ready.diagnostic, exitCode: 2 };
-  const [{ default: pLimit }, { loadPacketFiles }, { LabBundleErrors }] = await Promise.all([import('p-limit'), import('../judge/workspace.ts'), import('../errors/lab-catalog.ts')]);
+  const [{ default: pLimit }, { loadPacketFiles }, { LabBundleErrors }, { labVariantTables }] = await Promise.all([
+    import('p-limit'),
+    import('../judge/workspace.ts'),
+    import('../errors/lab-catalog.ts'),
+    import('./lab-variant-tables.ts'),
+  ]);
   const limit = pLimit(o.sandbox.jobs);
-  const outcomes = await Promise.all(labs.map((lab) => limit(async () => ({ lab, outcome: await ready.tables(await loadPacketFiles(lab, folders.get(lab.id)!)) }))));
+  const failed = (lab: Lab, reason: string): LabTablesOutcome => ({ ok: false, packets: [lab.id], diagnostic: diagnose(LabBundleErrors.LabTableFailed, { file: lab.dir }, { packet: lab.id, reason }), exitCode: 1 });
   const tables = new Map<string, LabTable>();
+  const variants = new Map<string, VariantTable[]>();
   let cached = 0;
-  for (const { lab, outcome } of outcomes) {
-    if ('error' in outcome) return { ok: false, packets: [lab.id], diagnostic: diagnose(LabBundleErrors.LabTableFailed, { file: lab.dir }, { packet: lab.id, reason: outcome.error }), exitCode: 1 };
-    tables.set(lab.id, outcome.table);
-    if (outcome.cached) cached++;
-  }
-  return { ok: true, tables, cached };
+  const outcomes = await Promise.all(
+    labs.map(async (lab): Promise<LabTablesOutcome | undefined> => {
+      const dir = folders.get(lab.id)!;
+      if (!lab.prompt.data.variants) {
+        const outcome = await limit(async () => ready.tables(await loadPacketFiles(lab, dir)));
+        if ('error' in outcome) return failed(lab, outcome.error);
+        tables.set(lab.id, outcome.table);
+        if (outcome.cached) cached++;
+        return undefined;
+      }
+      const got = await labVariantTables(lab, {
+        read: async (rel) => readBytesCappedSync(path.join(dir, rel), FILE_LIMIT_MAX_MB * MIB),
+        ...(o.variants !== undefined ? { count: o.variants } : {}),
+        scratchDir: ready.ready.scratchDir,
+        files: (v, vdir) => loadPacketFiles(v.packet, vdir),
+        table: ready.tables,
+        schedule: (fn) => limit(fn),
+        onVariant: (l, v) =>
+          o.reporter.onLine?.(`  labs: ${forTerminal(l.id)} ${v.id}: ${v.table.combinations.length} combinations${v.cached ? ' (cached)' : ''}\n`),
+      });
+      if (!got.ok) return failed(lab, got.error);
+      variants.set(lab.id, got.variants);
+      tables.set(lab.id, got.variants[0]!.table);
+      cached += got.variants.filter((v) => v.cached).length;
+      return undefined;
+    }),
+  );
+  const failure = outcomes.find((x) => x !== undefined);
+  if (failure) return failure;
+  // The labs' order, whatever order their tables ended in.
+  const ordered = new Map(labs.flatMap((l) => (tables.has(l.id) ? [[l.id, tables.get(l.id)!] as const] : [])));
+  return { ok: true, tables: ordered, variants, cached };
 }
 
 /**

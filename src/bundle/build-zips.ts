@@ -12,7 +12,9 @@ import type { RehearsalReport } from '../rehearse/report.ts';
 import { buildCandidateZip, zipBaseName, type PacketFileReader } from './candidate-zip.ts';
 import { ZIPS_DIR, type ManifestPacket } from './manifest.ts';
 import { buildDrillReviewerBundle, buildReviewerBundle, mutationEvidence, rehearsalEvidence, type MutationEvidence } from './reviewer-bundle.ts';
-import type { LabTable } from '../labs/table.ts';
+import { labPagePath, type LabTable } from '../labs/table.ts';
+import type { VariantTable } from './lab-variant-tables.ts';
+import { LAB_KEY_FILE, labReviewerKey } from './lab-key.ts';
 import type { Drill } from '../packets/packet.ts';
 import type { CachedZip, ZipCache, ZipKey } from './zip-cache.ts';
 import { VariantErrors } from '../errors/variants-catalog.ts';
@@ -111,8 +113,10 @@ export interface ReviewerBundleInputs {
   report: RehearsalReport | undefined;
   /** A packet's last `packet mutate` run, if any. */
   mutation(packet: CodePacket): Promise<Omit<MutationEvidence, 'stale'> | undefined>;
-  /** Each lab's test table, by id. */
+  /** Each lab's test table, by id (a lab with variants: its v1's). */
   tables: ReadonlyMap<string, LabTable>;
+  /** Each variant's table of a lab with variants, by id: each variant's key is written beside its zip. */
+  labVariants?: ReadonlyMap<string, readonly VariantTable[]>;
   reader: (p: Pick<Packet, 'id' | 'dir'>) => PacketFileReader;
   /** The variant zips of each packet with parameters, by id: written into `variants/` with their key, the key also in the bundle. */
   variants?: ReadonlyMap<string, readonly VariantZip[]>;
@@ -131,7 +135,8 @@ export async function buildReviewerBundles(o: ReviewerBundleInputs): Promise<Rev
     const mutation = mutationEvidence(await o.mutation(packet), packet);
     const table = o.tables.get(packet.id);
     const variantZips = o.variants?.get(packet.id);
-    const variants = variantZips ? variantsKeyOf(packet, variantZips) : undefined;
+    const labTables = o.labVariants?.get(packet.id);
+    const variants = variantZips ? variantsKeyOf(packet, variantZips, labTables) : undefined;
     const inputs = {
       candidate: { name: zip.name, sha256: zip.sha256, size: zip.bytes.byteLength },
       ...(rehearsal ? { rehearsal } : {}),
@@ -152,7 +157,7 @@ export async function buildReviewerBundles(o: ReviewerBundleInputs): Promise<Rev
     }
     bundles.set(packet.id, bundle);
     writeFileAt(path.join(o.dir, bundle.name), bundle.bytes);
-    if (variantZips && variants) writeVariantZips(o.dir, packet, variantZips, variants);
+    if (variantZips && variants) writeVariantZips(o.dir, packet, variantZips, variants, labTables);
   }
   for (const drill of o.drills) {
     const built = await buildDrillReviewerBundle(drill, o.reader(drill));
@@ -170,7 +175,7 @@ export async function buildReviewerBundles(o: ReviewerBundleInputs): Promise<Rev
 export const VARIANTS_DIR = 'variants';
 
 /** A packet's variant zips and VARIANTS.json, in `<reviewer>/variants/<id>-<version>/`: what a hiring lead sends out, one zip per candidate. */
-function writeVariantZips(dir: string, packet: CodePacket, zips: readonly VariantZip[], key: VariantsKey): void {
+function writeVariantZips(dir: string, packet: CodePacket, zips: readonly VariantZip[], key: VariantsKey, labTables?: readonly VariantTable[]): void {
   const folder = path.join(dir, VARIANTS_DIR, zipBaseName(packet));
   try {
     mkdirSync(folder, { recursive: true });
@@ -178,7 +183,24 @@ function writeVariantZips(dir: string, packet: CodePacket, zips: readonly Varian
     throw atPath(err, folder);
   }
   for (const z of zips) writeFileAt(path.join(folder, z.zip.name), z.zip.bytes);
+  // A lab's variants: each one's key, as the scoring page imports it with that variant's answer sheets.
+  for (const v of labTables ?? []) {
+    const entry = key.variants.find((e) => e.id === v.id);
+    if (!entry?.lab?.key || !v.lab.lab) continue;
+    const file = path.join(folder, ...entry.lab.key.split('/'));
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+    } catch (err) {
+      throw atPath(err, path.dirname(file));
+    }
+    writeFileAt(file, new TextEncoder().encode(`${JSON.stringify(labReviewerKey(v.lab.lab, v.table), null, 2)}\n`));
+  }
   writeFileAt(path.join(folder, VARIANTS_KEY_FILE), new TextEncoder().encode(variantsKeyJson(key)));
+}
+
+/** Where a lab variant's key is, relative to the variants folder of its packet: `v<k>/LAB-KEY.json`. */
+export function variantLabKeyPath(variant: string): string {
+  return `${variant}/${LAB_KEY_FILE}`;
 }
 
 /** One variant's candidate zip, with what the reviewer key says of it. */
@@ -218,7 +240,8 @@ export async function buildVariantZips(packet: CodePacket, read: PacketFileReade
 }
 
 /** The reviewer key of a packet's variant zips (VARIANTS.json). */
-export function variantsKeyOf(packet: CodePacket, zips: readonly VariantZip[]): VariantsKey {
+export function variantsKeyOf(packet: CodePacket, zips: readonly VariantZip[], labTables?: readonly VariantTable[]): VariantsKey {
+  const hasKey = new Set((labTables ?? []).filter((v) => v.lab.lab).map((v) => v.id));
   return {
     kind: VARIANTS_KEY_KIND,
     schemaVersion: 1,
@@ -226,6 +249,13 @@ export function variantsKeyOf(packet: CodePacket, zips: readonly VariantZip[]): 
     version: packet.prompt.data.version,
     digest: packet.digest,
     seed: packet.prompt.data.seed,
-    variants: zips.map((z) => ({ id: z.id, number: z.number, digest: z.digest, values: z.values, zip: { name: z.zip.name, size: z.zip.bytes.byteLength, sha256: z.zip.sha256 } })),
+    variants: zips.map((z) => ({
+      id: z.id,
+      number: z.number,
+      digest: z.digest,
+      values: z.values,
+      zip: { name: z.zip.name, size: z.zip.bytes.byteLength, sha256: z.zip.sha256 },
+      ...(packet.kind === 'lab' ? { lab: { page: labPagePath(packet.id, z.number), ...(hasKey.has(z.id) ? { key: variantLabKeyPath(z.id) } : {}) } } : {}),
+    })),
   };
 }

@@ -7,7 +7,8 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { atPath, fsFault } from '../errors/fs-fault.ts';
 import { MANIFEST_FILE, type RehearsalStatus } from '../packets/build-status.ts';
 import { codePackets, packetsOfKind, type CodePacket, type Lab, type Packet, type PacketOf } from '../packets/packet.ts';
-import { candidateTable, LAB_TABLE_FILE, type LabTable } from '../labs/table.ts';
+import { candidateTable, labTablePath, type LabTable } from '../labs/table.ts';
+import type { VariantTable } from './lab-variant-tables.ts';
 import { publicRubricText, splitRubricBody } from '../packets/rubric-notes.ts';
 import type { RehearsalReport } from '../rehearse/report.ts';
 import type { RunMessages } from '../runs/reporter.ts';
@@ -45,8 +46,13 @@ export { BUILD_STEPS, type BuildStep } from './build-run.ts';
 /** What the rehearsal step gave. */
 export type RehearsalOutcome = { ok: true; report: RehearsalReport } | { ok: false; diagnostic: Diagnostic };
 
-/** What the labs step gave: each lab's test table, by id. */
-export type LabTablesOutcome = { ok: true; tables: ReadonlyMap<string, LabTable>; cached: number } | { ok: false; packets: string[]; diagnostic: Diagnostic; exitCode: number };
+/**
+ * What the labs step gave: each lab's test table, by id (a lab with variants: its variant v1's),
+ * and each variant's of a lab with variants; `cached` counts tables (a variant's each).
+ */
+export type LabTablesOutcome =
+  | { ok: true; tables: ReadonlyMap<string, LabTable>; variants?: ReadonlyMap<string, readonly VariantTable[]>; cached: number }
+  | { ok: false; packets: string[]; diagnostic: Diagnostic; exitCode: number };
 
 /** What loading the packets gave. */
 export interface LoadedPackets {
@@ -193,7 +199,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const { zipped, siteBuild } = await zipsAndSite(run, options, packets, site.staging, rehearse ? 'fails-closed' : 'not-rehearsed');
     // The search index is made from the packets, beside the staging folder, while Astro builds the pages.
     const searchIndex = options.steps.searchIndex;
-    const search = searchIndex && siteBuild ? settle(run.timed('search', () => searchIndex(packets, searchDir))) : undefined;
+    // A packet with variants is found by its variant v1's words, the ones its page shows (never a placeholder).
+    const shownPackets = siteBuild ? packets.map((p) => unwrap(zipped).variants.get(p.id)?.[0]?.rendered.packet ?? p) : packets;
+    const search = searchIndex && siteBuild ? settle(run.timed('search', () => searchIndex(shownPackets, searchDir))) : undefined;
     if (search) run.pending.push(search);
     // 1b. meanwhile: the lint, then the check gate.
     const checkDiagnostics = [...loaded.diagnostics, ...unwrap(await settle(run.timed('check', () => options.steps.lint(loaded.packets))))];
@@ -202,7 +210,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const valid = packets.length + drills.length;
     options.reporter.onLine?.(`build: check      ${valid} packet${valid === 1 ? '' : 's'} valid ${run.secs('check')}\n`);
     const report = await rehearsalGate(run, options, rehearsal);
-    const tables = await labsGate(run, options, labs, tabled);
+    const { tables, variants: labVariants } = await labsGate(run, options, labs, tabled);
     const zips = zipsGate(run, options, packets, zipped);
     // 6a. while Astro runs: the reviewer bundles (into their own staging folder) and the canaries.
     run.gate();
@@ -219,6 +227,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           report: lastReport,
           mutation: async (packet) => await options.steps.lastMutation?.(packet),
           tables,
+          labVariants,
           reader: options.reader,
           variants: unwrap(zipped).variants,
           dir: reviewer.staging,
@@ -228,22 +237,30 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     );
     // Secret texts that are not files (each lab suggestion's and drill diff's key), and public
     // texts that are not packet files (the offered suggestions, the drills' pages, the kit's own docs).
-    const keyed = [...packetsOfKind(packets, 'lab'), ...drills];
+    // A lab with variants publishes every variant's page: each variant's key is secret, its suggestions public.
+    const labVariantPackets = [...labVariants.values()].flatMap((vs) => vs.map((v) => v.lab));
+    const keyed = [...packetsOfKind(packets, 'lab'), ...labVariantPackets, ...drills];
     const extra = {
       secret: [...keyed.flatMap(keyTexts), ...drills.flatMap(reviewerNotesTexts)],
       public: [...keyed.flatMap(assistantPublicTexts), ...drills.flatMap((d) => [d.prompt.text, publicRubricText(d.rubric.text, splitRubricBody(d.rubric))]), ...(options.kitTexts ?? [])],
     };
-    // A packet with variants ships its first variant's zip: its rendered secret lines are searched too.
-    const shipped = [...unwrap(zipped).variants.values()].map((v) => v[0]!.rendered);
+    // A packet with variants ships its first variant's zip: its rendered secret lines are searched too,
+    // and a lab's every variant's, whose pages the site has.
+    const shipped = [...unwrap(zipped).variants].flatMap(([id, v]) => (labVariants.has(id) ? v : v.slice(0, 1)).map((z) => z.rendered));
     const canaries = await settle(run.timed('canary', () => collectCanaries([...packets.map((packet) => ({ packet, read: options.reader(packet) })), ...shipped], extra)));
     // The zips are searched now, while Astro runs; after it, what it added (and anything changed).
     const zipsScanned = canaries.ok ? await settle(run.timed('canary', () => scanFilesForCanaries(new Map([...zips.values()].map((z) => [`${ZIPS_DIR}/${z.name}`, z.bytes])), canaries.value))) : undefined;
     await siteGate(run, options, siteBuild!, site.staging);
     // The candidate's test table of each lab, beside its pages (the held-out results and the key go to the reviewer bundle only).
     run.current = 'labs';
+    // A lab with variants: v1's at the lab's own path, variant k's at /packets/<id>/v<k>/.
     for (const [id, table] of tables) {
-      await mkdir(path.join(site.staging, 'packets', id), { recursive: true });
-      await writeFileAt(path.join(site.staging, 'packets', id, LAB_TABLE_FILE), `${JSON.stringify(candidateTable(table))}\n`);
+      const each = labVariants.get(id)?.map((v) => ({ number: v.number, table: v.table })) ?? [{ number: 1, table }];
+      for (const v of each) {
+        const file = path.join(site.staging, ...labTablePath(id, v.number).split('/').filter(Boolean));
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFileAt(file, `${JSON.stringify(candidateTable(v.table))}\n`);
+      }
     }
     if (search) await searchGate(run, options, packets, search, searchDir, site.staging);
     await canaryGate(run, options, packets, site.staging, unwrap(canaries), zipsScanned && unwrap(zipsScanned));
@@ -389,17 +406,26 @@ async function rehearsalGate(run: BuildRun, options: BuildOptions, rehearsal: Pr
   return report;
 }
 
-/** The labs' gate: every lab has its test table, or the build stops naming the lab. */
-async function labsGate(run: BuildRun, options: BuildOptions, labs: readonly Lab[], tabled: Promise<Settled<LabTablesOutcome>> | undefined): Promise<ReadonlyMap<string, LabTable>> {
+/** The labs' gate: every lab has its test table (a lab with variants, every variant's), or the build stops naming the lab. */
+async function labsGate(
+  run: BuildRun,
+  options: BuildOptions,
+  labs: readonly Lab[],
+  tabled: Promise<Settled<LabTablesOutcome>> | undefined,
+): Promise<{ tables: ReadonlyMap<string, LabTable>; variants: ReadonlyMap<string, readonly VariantTable[]> }> {
   if (!tabled) {
     if (labs.length) options.reporter.onLine?.(`build: labs       skipped: no sandbox step, so ${labs.length} lab page${labs.length === 1 ? ' has' : 's have'} no test table\n`);
-    return new Map();
+    return { tables: new Map(), variants: new Map() };
   }
   const outcome = unwrap(await tabled);
   if (!outcome.ok) throw new StepFailure('labs', outcome.packets, outcome.diagnostic, outcome.exitCode);
-  const combos = [...outcome.tables.values()].reduce((sum, t) => sum + t.combinations.length, 0);
-  options.reporter.onLine?.(`build: labs       ${outcome.tables.size} lab table${outcome.tables.size === 1 ? '' : 's'}, ${combos} combinations (${outcome.cached} cached) ${run.secs('labs')}\n`);
-  return outcome.tables;
+  const variants = outcome.variants ?? new Map<string, readonly VariantTable[]>();
+  const all = [...outcome.tables].flatMap(([id, t]) => variants.get(id)?.map((v) => v.table) ?? [t]);
+  const combos = all.reduce((sum, t) => sum + t.combinations.length, 0);
+  const ofVariants = [...variants.values()].reduce((sum, v) => sum + v.length, 0);
+  const withVariants = ofVariants ? `, ${ofVariants} of them variants of ${variants.size} lab${variants.size === 1 ? '' : 's'}` : '';
+  options.reporter.onLine?.(`build: labs       ${all.length} lab table${all.length === 1 ? '' : 's'}${withVariants}, ${combos} combinations (${outcome.cached} cached) ${run.secs('labs')}\n`);
+  return { tables: outcome.tables, variants };
 }
 
 /** The zips' gate: every packet has its zip, or the build stops naming the refused files. */

@@ -152,7 +152,27 @@ function variantsSection(key: VariantsKey): RootContent[] {
   return [
     heading(2, 'Variants'),
     paragraph(`${key.variants.length} variant${key.variants.length === 1 ? '' : 's'}, drawn from the seed `, code(key.seed), '. Send each candidate one zip, and note which: the zip\'s README names its variant and digest. ', code(VARIANTS_KEY_FILE), ' holds the same, for tools.'),
-    list(key.variants.map((v) => [code(v.id), ': ', code(v.zip.name), ', digest ', code(v.digest), ', ', code(valuesText(v.values) || '(no parameters)')])),
+    list(
+      key.variants.map((v) => [
+        code(v.id),
+        ': ',
+        code(v.zip.name),
+        ', digest ',
+        code(v.digest),
+        ', ',
+        code(valuesText(v.values) || '(no parameters)'),
+        ...(v.lab ? ['; its lab page ', code(v.lab.page), ...(v.lab.key ? [', its key ', code(`variants/${key.packet}-${key.version}/${v.lab.key}`)] : [])] : []),
+      ]),
+    ),
+    ...(key.variants.some((v) => v.lab)
+      ? [
+          paragraph(
+            'A lab with variants: send each candidate the address of their variant\'s lab page (the site\'s own address before it). Their answer sheet carries the variant\'s digest; score it on the lab\'s scoring page with that variant\'s ',
+            code('LAB-KEY.json'),
+            ' (in the reviewer folder, beside the variant\'s zip; the one in this bundle is v1\'s).',
+          ),
+        ]
+      : []),
   ];
 }
 

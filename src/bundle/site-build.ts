@@ -21,6 +21,8 @@ export interface SiteBuilderOptions {
   packetsDir: string;
   /** The packets the site shows, handed to it as PACKET_KIT_IDS (JSON); every packet of the folder when absent or empty. */
   ids?: readonly string[];
+  /** `--variants N`: how many variants of each packet with variants the site shows, handed to it as PACKET_KIT_VARIANTS; each one's `variants.count` when absent. */
+  variants?: number;
   /**
    * Start the build now, before the manifest exists: only for a site whose pages wait for it (the
    * kit's own, see site-manifest-gate.ts). Otherwise the child only loads astro
@@ -119,7 +121,10 @@ export function startSiteBuilder(options: SiteBuilderOptions): SiteBuilder {
     child.on('error', (error) => resolve({ code: null, signal: null, error }));
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
-  const selection: Record<string, string> = options.ids?.length ? { PACKET_KIT_IDS: JSON.stringify(options.ids) } : {};
+  const selection: Record<string, string> = {
+    ...(options.ids?.length ? { PACKET_KIT_IDS: JSON.stringify(options.ids) } : {}),
+    ...(options.variants !== undefined ? { PACKET_KIT_VARIANTS: String(options.variants) } : {}),
+  };
   const start = (env: Record<string, string>) =>
     child.stdin.write(`${JSON.stringify({ root: options.root, outDir: astroOut, cacheDir: path.join(work, 'cache'), logLevel: 'warn', env: { ...env, ...selection } })}\n`);
   // A fresh work folder, then (early) the build starts.

@@ -73,6 +73,19 @@ export function dependencies(table: Pick<LabTable, 'suggestions' | 'tests' | 'co
 /** The candidate's table's file name, beside the lab's pages: `dist/packets/<id>/combinations.json`. */
 export const LAB_TABLE_FILE = 'combinations.json';
 
+/**
+ * The site path of a lab's candidate table: `/packets/<id>/combinations.json` for the lab (or its
+ * variant v1), `/packets/<id>/v<k>/combinations.json` for its variant k >= 2.
+ */
+export function labTablePath(id: string, variant?: number): string {
+  return variant !== undefined && variant > 1 ? `/packets/${id}/v${variant}/${LAB_TABLE_FILE}` : `/packets/${id}/${LAB_TABLE_FILE}`;
+}
+
+/** The site path of a lab's page: `/labs/<id>/` for the lab (or its variant v1), `/labs/<id>/v<k>/` for its variant k >= 2. */
+export function labPagePath(id: string, variant?: number): string {
+  return variant !== undefined && variant > 1 ? `/labs/${id}/v${variant}/` : `/labs/${id}/`;
+}
+
 /** The format name inside the candidate's table, so a stray file is not read as one. */
 export const LAB_TABLE_KIND = 'packet-kit/lab-table';
 /** The format name inside the reviewer's key. */

@@ -4,10 +4,13 @@ import { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { sortDiagnostics } from '../errors/diagnostic.ts';
 import { renderDiagnostic } from '../errors/render.ts';
+import { readFile } from 'node:fs/promises';
 import { starterReader } from './fs-source.ts';
 import { kindNamed, type KindDescriptor, type SiteCollection } from './kinds/index.ts';
 import { parsePacketIsolated, readSources } from './load.ts';
-import type { Packet } from './packet.ts';
+import { hasCode, type CodePacket, type Packet } from './packet.ts';
+import { memoReader, packetVariantValues, renderVariant, type PacketBytesReader } from './variants-render.ts';
+import { variantCount } from './variants.ts';
 import { declaredKind } from './parse.ts';
 import { publicDrillSchema } from './public-drill.ts';
 import { publicPacketSchema, type PublicPacket } from './public.ts';
@@ -24,16 +27,65 @@ export interface PacketLoaderOptions {
    * as it is.
    */
   markdownOf?: (body: string, file: string) => string;
+  /**
+   * How many variants the build made of each packet with variants (`packet build --variants N`,
+   * handed to the site as PACKET_KIT_VARIANTS); each packet's `variants.count` when absent.
+   */
+  variants?: number | undefined;
+}
+
+/** A packet the site shows: the packet its pages are made from (a packet with variants: its variant v1, rendered), its public view and the packet as written. */
+interface ShownPacket {
+  /** What the pages show: the packet itself, or for a packet with variants its rendered variant v1 (no placeholder left). */
+  packet: Packet;
+  view: unknown;
+  /** The packet as its folder holds it (placeholders as written). */
+  source: Packet;
+  /** Its folder, absolute. */
+  dir: string;
+}
+
+/** A reader of a packet folder's files. */
+function folderReader(dir: string): PacketBytesReader {
+  return memoReader(async (rel) => readFile(path.join(dir, rel)).then((b) => new Uint8Array(b), () => undefined));
+}
+
+/**
+ * Variant k of a packet with variants as the site shows it: its files rendered
+ * (`renderVariant`), parsed again, and the kind's public view made from the rendered packet and
+ * its rendered starter, so the prompt, the rubric notes, the starter tree and a lab's
+ * suggestions all hold the variant's values and never a `[[variant.NAME]]`. The view's `digest`
+ * stays the packet's own (the build's manifest and the rubric page read it); `variant` carries
+ * the variant's.
+ */
+export async function variantShown(packet: CodePacket, read: PacketBytesReader, k: number, count: number): Promise<{ packet: CodePacket; view: unknown }> {
+  const values = packetVariantValues(packet, Math.max(k, count))[k - 1];
+  if (!values) throw new Error(`packet "${packet.id}" has no variant v${k}`);
+  const result = await renderVariant(packet, read, k, values);
+  if (!result.variant) {
+    const errors = sortDiagnostics(result.diagnostics.filter((d) => d.severity === 'error'));
+    const lines = errors.map((d) => renderDiagnostic(d).trimEnd());
+    throw new Error(`variant ${result.id} of packet "${packet.id}" is not a valid packet once its values are written in; run \`npx packet check ${packet.id}\`:\n${lines.join('\n')}`);
+  }
+  const v = result.variant;
+  const view = kindNamed(v.packet.kind).publicView(v.packet as never, (rel) => v.files.get(`starter/${rel}`)) as Record<string, unknown>;
+  return { packet: v.packet, view: { ...view, digest: packet.digest, variant: { id: v.id, number: v.number, digest: v.digest, count } } };
+}
+
+/** How many variants of a packet with variants the site shows (`variants` overriding the field's); 0 for a packet without. */
+export function shownVariantCount(packet: Packet, variants: number | undefined): number {
+  const spec = hasCode(packet) ? packet.prompt.data.variants : undefined;
+  return spec ? variantCount(spec, variants) : 0;
 }
 
 /**
  * Every valid packet whose kind the given collection shows, with its public view (the kind's
  * `publicView`); throws, naming the packet, when one of them is invalid.
  */
-async function loadPublicViews(context: LoaderContext, { packetsDir, ids }: Pick<PacketLoaderOptions, 'packetsDir' | 'ids'>, collection: SiteCollection): Promise<{ packet: Packet; view: unknown }[]> {
+async function loadPublicViews(context: LoaderContext, { packetsDir, ids, variants }: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'variants'>, collection: SiteCollection): Promise<ShownPacket[]> {
   const cwd = fileURLToPath(context.config.root);
   const { sources } = await readSources({ packetsDir, cwd, ...(ids ? { ids } : {}) });
-  const out: { packet: Packet; view: unknown }[] = [];
+  const out: ShownPacket[] = [];
   for (const source of sources) {
     const kind = kindNamed(declaredKind(source.parts.prompt)) as KindDescriptor;
     if (kind.collection !== collection) continue;
@@ -43,14 +95,20 @@ async function loadPublicViews(context: LoaderContext, { packetsDir, ids }: Pick
       const lines = errors.map((d) => renderDiagnostic(d).trimEnd());
       throw new Error(`${collection === 'drills' ? 'drill' : 'packet'} "${source.id}" is not valid; run \`npx packet check ${source.id}\`:\n${lines.join('\n')}`);
     }
-    out.push({ packet, view: kind.publicView(packet, starterReader(path.resolve(cwd, packetsDir, source.folder))) });
+    const dir = path.resolve(cwd, packetsDir, source.folder);
+    const count = shownVariantCount(packet, variants);
+    if (count && hasCode(packet)) {
+      // A packet with variants is shown as its variant v1, the one its public zip holds.
+      const shown = await variantShown(packet, folderReader(dir), 1, count);
+      out.push({ ...shown, source: packet, dir });
+    } else out.push({ packet, view: kind.publicView(packet, starterReader(dir)), source: packet, dir });
   }
   return out;
 }
 
 /** Every valid packet of the `packets` collection with its public view. */
-async function loadPublicPackets(context: LoaderContext, options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids'>): Promise<{ packet: Packet; view: PublicPacket }[]> {
-  return (await loadPublicViews(context, options, 'packets')) as { packet: Packet; view: PublicPacket }[];
+async function loadPublicPackets(context: LoaderContext, options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'variants'>): Promise<(ShownPacket & { view: PublicPacket })[]> {
+  return (await loadPublicViews(context, options, 'packets')) as (ShownPacket & { view: PublicPacket })[];
 }
 
 /**
@@ -90,15 +148,15 @@ export const rubricNotesSchema = z.strictObject({
  * zip's RUBRIC.md holds it), one entry per packet, so the rubric page can `render()` them as
  * Markdown. The rubric's frontmatter lives in the packets collection.
  */
-export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'markdownOf'>): Loader {
+export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'markdownOf' | 'variants'>): Loader {
   return {
     name: 'packet-kit-rubric-notes',
     schema: rubricNotesSchema,
     async load(context: LoaderContext) {
       const packets = await loadPublicPackets(context, options);
       context.store.clear();
-      for (const { packet, view } of packets) {
-        const data = await context.parseData({ id: packet.id, data: { id: packet.id, digest: packet.digest } });
+      for (const { packet, view, source } of packets) {
+        const data = await context.parseData({ id: packet.id, data: { id: packet.id, digest: source.digest } });
         const body = view.rubricBody;
         const markdown = options.markdownOf?.(body, packet.rubric.file) ?? body;
         context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
@@ -122,6 +180,41 @@ export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'i
         const data = await context.parseData({ id: drill.id, data: view as Record<string, unknown> });
         const markdown = options.markdownOf?.(drill.prompt.body, drill.prompt.file) ?? drill.prompt.body;
         context.store.set({ id: drill.id, data, body: drill.prompt.body, rendered: await context.renderMarkdown(markdown), digest: drill.digest });
+      }
+    },
+  };
+}
+
+/** The id of variant k's entry of a lab in the lab variants collection: `<id>/v<k>`. */
+export function labVariantEntryId(id: string, k: number): string {
+  return `${id}/v${k}`;
+}
+
+/**
+ * The variants v2, v3, ... of every lab with variants, each its own public view (rendered as in
+ * {@link variantShown}) with its prompt rendered as the entry's body: the pages
+ * `/labs/<id>/v<k>/`. Variant v1 is the lab's own entry of the packets collection. Each entry's
+ * id is {@link labVariantEntryId}.
+ */
+export function labVariantsLoader(options: PacketLoaderOptions): Loader {
+  return {
+    name: 'packet-kit-lab-variants',
+    schema: publicPacketSchema,
+    async load(context: LoaderContext) {
+      const shown = await loadPublicPackets(context, options);
+      context.store.clear();
+      for (const { source, dir } of shown) {
+        const count = shownVariantCount(source, options.variants);
+        if (source.kind !== 'lab' || count < 2) continue;
+        const read = folderReader(dir);
+        for (let k = 2; k <= count; k++) {
+          const { packet, view } = await variantShown(source, read, k, count);
+          const id = labVariantEntryId(source.id, k);
+          const data = await context.parseData({ id, data: view as Record<string, unknown> });
+          const body = packet.prompt.body;
+          const markdown = options.markdownOf?.(body, packet.prompt.file) ?? body;
+          context.store.set({ id, data, body, rendered: await context.renderMarkdown(markdown), digest: (view as PublicPacket).variant!.digest });
+        }
       }
     },
   };

@@ -73,6 +73,22 @@ export const publicPacketSchema = z.strictObject({
   visibleTests: z.int().nonnegative().optional(),
   /** A lab's suggestions as the candidate sees them (never their key); absent for a take-home. */
   lab: publicLabSchema.optional(),
+  /**
+   * For a packet with variants: the variant this view shows (its files rendered, so no
+   * placeholder is left), its digest, and how many variants the build made. `digest` above stays
+   * the packet's own. Absent for a packet without variants.
+   */
+  variant: z
+    .strictObject({
+      /** `v<number>`. */
+      id: z.string(),
+      number: z.int().positive(),
+      /** The digest of the variant's rendered files: what its zip's README and its lab page's answer sheet carry. */
+      digest: z.string(),
+      /** How many variants the build made (`--variants N`, else `variants.count`). */
+      count: z.int().positive(),
+    })
+    .optional(),
 });
 
 /** The public view of a packet. */

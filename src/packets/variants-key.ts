@@ -24,6 +24,12 @@ export interface VariantsKeyEntry {
   values: VariantValues;
   /** Its candidate zip. */
   zip: { name: string; size: number; sha256: string };
+  /**
+   * A lab's variant: its page on the packet site (`/labs/<id>/` for v1, `/labs/<id>/v<k>/`
+   * after it), the address the candidate who gets it is sent, and its key (the LAB-KEY.json the
+   * scoring page imports with that candidate's answer sheet), relative to this file's folder (absent when the build computed no table).
+   */
+  lab?: { page: string; key?: string };
 }
 
 /** The key of one packet's variants. */
@@ -54,6 +60,7 @@ export function variantsKeyJson(key: VariantsKey): string {
       digest: v.digest,
       values: Object.fromEntries(Object.keys(v.values).sort().map((k) => [k, v.values[k]])),
       zip: { name: v.zip.name, size: v.zip.size, sha256: v.zip.sha256 },
+      ...(v.lab ? { lab: { page: v.lab.page, ...(v.lab.key ? { key: v.lab.key } : {}) } } : {}),
     })),
   };
   return JSON.stringify(doc, null, 2) + '\n';

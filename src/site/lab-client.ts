@@ -18,8 +18,11 @@ import { labHasAnswers, labMissing } from './round-lab.ts';
 export interface LabPageData {
   id: string;
   version: string;
+  /** The digest of the files the page shows: for a lab with variants, its variant's (`PacketVariant.digest`). */
   digest: string;
-  /** The URL of the candidate's test table. */
+  /** For a lab with variants: the variant the page shows (`v1`, `v2`, ...), written into the answer sheet as `variant`. */
+  variant?: string;
+  /** The URL of the candidate's test table (its variant's, for a lab with variants). */
   table: string;
   suggestions: ComposeSuggestion[];
   files: ComposeFile[];
@@ -78,6 +81,8 @@ export function mountLab(root: HTMLElement): void {
       id: data.id,
       version: data.version,
       digest: data.digest,
+      // The sheet names the variant the page shows; the digest decides it, `variant` agrees with it.
+      ...(data.variant ? { variant: data.variant } : {}),
       date: new Date().toISOString(),
       ...(candidate ? { candidate } : {}),
       plan: plan(),

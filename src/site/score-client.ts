@@ -27,7 +27,35 @@ export interface LabScoringData {
   version: string;
   digest: string;
   rows: Row[];
-  suggestions: { id: string; ask: string; original: string; offered: string; revised: string }[];
+  suggestions: LabScoringSuggestion[];
+  /**
+   * A lab with variants: every variant's digest and suggestions (as its page shows them). A key
+   * and an answer sheet of any of these digests are read, and must be of the same variant; the
+   * hand edits are compared with that variant's versions. Absent: `digest` is the only one.
+   */
+  variants?: { id: string; digest: string; suggestions: LabScoringSuggestion[] }[];
+}
+
+/** A suggestion as the scoring page compares a hand edit with it. */
+export interface LabScoringSuggestion {
+  id: string;
+  ask: string;
+  original: string;
+  offered: string;
+  revised: string;
+}
+
+/** The variant of a lab's scoring data a key's or a sheet's JSON names by its digest; the first (the page's own) when none does. */
+export function scoringVariantOf(data: Pick<LabScoringData, 'digest' | 'suggestions' | 'variants'>, json: string): { id?: string; digest: string; suggestions: LabScoringSuggestion[] } {
+  const own = { digest: data.digest, suggestions: data.suggestions };
+  if (!data.variants?.length) return own;
+  let digest: unknown;
+  try {
+    digest = (JSON.parse(json) as { digest?: unknown } | null)?.digest;
+  } catch {
+    return own;
+  }
+  return data.variants.find((v) => v.digest === digest) ?? own;
 }
 
 /** What the drill's scoring page hands its script. */
@@ -239,6 +267,8 @@ function imports<K, S extends { candidate?: string }>(
   compare: (key: K, sheet: S) => { view: View; shown: Shown },
   target: ScorePageTarget,
   fromAnswers: (card: SheetScorecard) => { view: View; shown: Shown },
+  /** Why a key and a sheet cannot be compared (a lab's variants: another variant's key), if they cannot. */
+  disagree?: (key: K, sheet: S) => string | undefined,
 ): void {
   const status = root.querySelector<HTMLElement>('[data-import-status]')!;
   const say = (message: string, tone: 'ok' | 'error' | '' = '') => {
@@ -277,7 +307,15 @@ function imports<K, S extends { candidate?: string }>(
         say(`${what}: ${result.message}`, 'error');
         return;
       }
-      const then = next(result.value);
+      let then = next(result.value);
+      const apart = then.key && then.sheet ? disagree?.(then.key, then.sheet) : undefined;
+      if (apart) {
+        // The file just read is kept, the other one of another variant is set aside.
+        then = selector === '[data-key-file]' ? { key: then.key, sheet: undefined } : { key: undefined, sheet: then.sheet };
+        ({ key, sheet } = then);
+        say(`Loaded ${file.name}; ${apart}`, 'error');
+        return;
+      }
       if (!then.key || !then.sheet) {
         ({ key, sheet } = then);
         say(`Loaded ${file.name}; now load the ${then.key ? 'answer sheet' : 'key'}.`, 'ok');
@@ -435,12 +473,16 @@ export function mountLabScoring(root: HTMLElement): void {
   const target = { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) };
   const card = scoringForm() ? (JSON.parse(scoringForm()!.dataset.scoringCard ?? '{}') as ScoringCard) : ({ id: data.id, version: data.version, digest: data.digest, rubric: { rows: data.rows } } as unknown as ScoringCard);
   const code = (id: string) => el('code', id);
+  // A lab with variants: a key and a sheet are read against the variant their digest names.
+  const targetOf = (text: string) => ({ ...target, digest: scoringVariantOf(data, text).digest });
+  const variantName = (digest: string) => data.variants?.find((v) => v.digest === digest)?.id ?? `digest ${digest.slice(0, 12)}`;
   imports<ReviewerKey, LabAnswerSheet>(
     root,
-    (text) => readLabKey(text, target),
-    (text) => withTimeline(readLabSheet(text, target), text),
+    (text) => readLabKey(text, targetOf(text)),
+    (text) => withTimeline(readLabSheet(text, targetOf(text)), text),
     (key, read) => {
-      const sheet = typedOutSheet(read, key, data);
+      const own = { ...data, suggestions: data.variants?.find((v) => v.digest === key.digest)?.suggestions ?? data.suggestions };
+      const sheet = typedOutSheet(read, key, own);
       let matches = 0;
       const hands: string[] = [];
       const items = sheet.suggestions.map((s, i): View['items'][number] => {
@@ -480,7 +522,7 @@ export function mountLabScoring(root: HTMLElement): void {
           hands: sheet.suggestions.flatMap((s, i) => {
             if (s.hand === undefined) return [];
             const k = key.key[i]!;
-            const ref = data.suggestions[i]!;
+            const ref = own.suggestions[i]!;
             return [{ id: s.id, hand: s.hand, keyChoice: k.choice, reference: k.choice === 'accept' ? ref.offered : k.choice === 'revise' ? ref.revised : ref.original }];
           }),
           plan: sheet.plan,
@@ -514,6 +556,10 @@ export function mountLabScoring(root: HTMLElement): void {
       };
       return { view, shown: shownOf(scored) };
     },
+    (key, sheet) =>
+      key.digest === sheet.digest
+        ? undefined
+        : `this key is variant ${variantName(key.digest)}'s and the answer sheet is variant ${variantName(sheet.digest)}'s: load the key of the sheet's variant (VARIANTS.json names each variant's key), or that variant's sheet.`,
   );
 }
 

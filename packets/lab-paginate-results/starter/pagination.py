@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-MAX_PER_PAGE = 100
+MAX_PER_PAGE = [[variant.limit]]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildStatus, parseBuildManifest, type BuildManifest, type BuildStatus } from '../../../src/packets/build-status.ts';
+import { shownVariantCount, variantShown } from '../../../src/packets/astro-loader.ts';
 import { starterReader } from '../../../src/packets/fs-source.ts';
 import { loadPackets } from '../../../src/packets/load.ts';
 import { codePackets, packetsOfKind } from '../../../src/packets/packet.ts';
@@ -15,7 +16,25 @@ export async function publicPackets(packetsDir = 'packets'): Promise<PublicPacke
   const { packets, diagnostics } = await loadPackets({ packetsDir, cwd: ROOT });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`the packets are not valid:\n${errors.map((d) => `${d.file} ${d.code} ${d.message}`).join('\n')}`);
-  return codePackets(packets).map((p) => publicPacket(p, starterReader(path.resolve(ROOT, p.dir)))).sort((a, b) => a.id.localeCompare(b.id));
+  const views = await Promise.all(
+    codePackets(packets).map(async (p) => {
+      const dir = path.resolve(ROOT, p.dir);
+      const count = shownVariantCount(p, undefined);
+      // A packet with variants is shown as its variant v1 (src/packets/astro-loader.ts).
+      if (count) return (await variantShown(p, async (rel) => readFile(path.join(dir, rel)).then((b) => new Uint8Array(b), () => undefined), 1, count)).view as PublicPacket;
+      return publicPacket(p, starterReader(dir));
+    }),
+  );
+  return views.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The public view of variant k of a packet with variants, as its page shows it (its values written in). */
+export async function publicVariant(id: string, k: number, packetsDir = 'packets'): Promise<PublicPacket> {
+  const { packets } = await loadPackets({ packetsDir, cwd: ROOT, ids: [id] });
+  const p = codePackets(packets).find((x) => x.id === id);
+  if (!p) throw new Error(`no packet "${id}" in ${packetsDir}`);
+  const dir = path.resolve(ROOT, p.dir);
+  return (await variantShown(p, async (rel) => readFile(path.join(dir, rel)).then((b) => new Uint8Array(b), () => undefined), k, shownVariantCount(p, undefined))).view as PublicPacket;
 }
 
 /** The public view of every drill, read by the CLI's loader. */

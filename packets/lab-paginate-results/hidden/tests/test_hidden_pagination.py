@@ -15,6 +15,14 @@ class HiddenPaginationTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             paginate(["a"], 0)
 
+    def test_the_largest_page_is_allowed(self):
+        results = list(range(1000))
+        items = paginate(results, 1, per_page=[[variant.limit]]).items
+        # Compared by its length and its ends: a diff of two long lists is slow to print.
+        ends = (items[0], items[-1]) if items else None
+        self.assertEqual((len(items), ends), ([[variant.limit]], (0, [[variant.limit]] - 1)))
+        self.assertEqual(paginate(results, 2, per_page=[[variant.limit]]).total_pages, -(-1000 // [[variant.limit]]))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -33,9 +33,9 @@ class PaginationTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             paginate(RESULTS, 4)
 
-    def test_more_than_a_hundred_per_page_is_refused(self):
+    def test_more_than_the_largest_page_is_refused(self):
         with self.assertRaises(ValueError):
-            paginate(RESULTS, 1, per_page=101)
+            paginate(RESULTS, 1, per_page=[[variant.limit]] + 1)
 
 
 if __name__ == "__main__":
