@@ -79,13 +79,14 @@ export const VariantErrors = {
     message: ({ variant, values, checks, others }) => `Variant ${variant} (${values}) fails closed worse than the others: ${checks} fails in it and holds in ${others}. A candidate given this variant is judged by weaker tests.`,
     hint: ({ variant }) => `Read ${variant}'s failed checks above: a test that only catches the mistake for some values (a parameter in an input that the mistake gets right by chance) needs an input that catches it for every value of the parameter.`,
   }),
-  VariantAnswerCrosses: entry<{ from: string; fromValues: string; to: string; toValues: string }>({
+  VariantAnswerCrosses: entry<{ answer: string; from: string; fromValues: string; to: string; toValues: string }>({
     code: 'PK159',
     name: 'VariantAnswerCrosses',
-    title: "One variant's sample passes another variant's hidden tests",
+    title: "One variant's answer passes another variant's hidden tests",
     severity: 'error',
-    message: ({ from, fromValues, to, toValues }) =>
-      `The sample of variant ${from} (${fromValues}), laid over the starter of variant ${to} (${toValues}), passes its tests, hidden ones included: the parameters do not reach the tests, so an answer copied from one variant passes another.`,
-    hint: () => 'Make a hidden test depend on a parameter: write [[variant.NAME]] into hidden/ (a function name, a limit, an expected value) so that an answer made for one variant fails another.',
+    message: ({ answer, from, fromValues, to, toValues }) =>
+      `${answer} of variant ${from} (${fromValues}), laid over the starter of variant ${to} (${toValues}), passes its tests, hidden ones included: the parameters do not reach the tests, so an answer copied from one variant passes another.`,
+    hint: () =>
+      "Make a hidden test depend on a parameter: write [[variant.NAME]] into hidden/ (a function name, a limit, an expected value) so that an answer made for one variant fails another. In a lab (whose answer is the key's choices composed into the files its suggestions change), write it into those files too: the starter's code around the suggestions' regions, or the offered and revised code in assistant.mdx.",
   }),
 };

@@ -11,7 +11,7 @@
 import { diagnose } from '../errors/catalog.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { LabErrors } from '../errors/lab-catalog.ts';
-import { normalizeRegion, type ComposeFile, type ComposeModel, type ComposeSuggestion } from './lab-compose.ts';
+import { normalizeRegion, type ComposeFile, type ComposeModel, type ComposeSuggestion, type LabState } from './lab-compose.ts';
 import type { Part } from './part.ts';
 import { placeOf } from './place.ts';
 import type { AssistantFrontmatter, LabKey } from './schema/assistant.ts';
@@ -32,6 +32,11 @@ export interface LabSuggestion extends ComposeSuggestion {
 export interface LabModel extends ComposeModel {
   suggestions: LabSuggestion[];
   files: ComposeFile[];
+}
+
+/** The key's combination: each suggestion's right choice, in order (the states `composeLab` composes into the key's answer). */
+export function keyCombination(model: Pick<LabModel, 'suggestions'>): LabState[] {
+  return model.suggestions.map((s) => s.key.choice);
 }
 
 interface Region {

@@ -23,7 +23,7 @@ import { calibratedScores } from '../labs/score.ts';
 import { allPass, type LabTable } from '../labs/table.ts';
 import type { LabTables } from '../labs/table-cache.ts';
 import { combinationIndex, composeLab, type LabState } from '../packets/lab-compose.ts';
-import type { LabModel } from '../packets/lab-model.ts';
+import { keyCombination, type LabModel } from '../packets/lab-model.ts';
 import { labModelOf, type CodePacket } from '../packets/packet.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import type { LimitFunction } from 'p-limit';
@@ -84,7 +84,7 @@ export async function rehearseLab(r: LabRehearsal, files: PacketFiles, tables: L
   const model = labModelOf(r.packet);
   if (!model) throw new Error(`rehearseLab: ${r.packet.id} is not a lab with resolved suggestions`);
   const n = model.suggestions.length;
-  const key = model.suggestions.map((s) => s.key.choice);
+  const key = keyCombination(model);
   const judgeStates = (states: LabState[]): Promise<Judged> =>
     judgeRun({
       files,

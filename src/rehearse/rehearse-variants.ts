@@ -3,8 +3,10 @@
  * a folder of its own and rehearsed as a packet of its own, each cached by its digest. Then:
  *
  * - the leak check: for a few pairs of variants (each against the next, at most LEAK_PAIRS), the
- *   sample of variant A is laid over variant B's starter and judged with B's hidden tests, by the
- *   one judge (judgeRun). It must fail; a pass means the parameters do not reach the tests (PK159);
+ *   answer of variant A (a take-home's sample; a lab's key, its right choices composed into the
+ *   files its suggestions change) is laid over variant B's starter and judged with B's hidden
+ *   tests, by the one judge (judgeRun). It must fail; a pass means the parameters do not reach
+ *   the tests (PK159);
  * - the weaker variants: a check that holds in one variant and fails in another is a defect of the
  *   variant where it fails, naming its values (PK158).
  *
@@ -18,7 +20,9 @@ import { VariantErrors } from '../errors/variants-catalog.ts';
 import { judgeRun } from '../judge/judge-run.ts';
 import type { TestRunner } from '../judge/run-tests.ts';
 import { loadPacketFiles } from '../judge/workspace.ts';
-import type { CodePacket } from '../packets/packet.ts';
+import { composeLab } from '../packets/lab-compose.ts';
+import { keyCombination } from '../packets/lab-model.ts';
+import { labModelOf, type CodePacket } from '../packets/packet.ts';
 import { valuesText } from '../packets/variants-check.ts';
 import { packetVariants, renderVariant, type PacketVariant } from '../packets/variants-render.ts';
 import { placeholderValues, renderTemplate, variantValues, type VariantValues } from '../packets/variants.ts';
@@ -99,9 +103,9 @@ export function variantCheck(v: { id: string; values: VariantValues }, c: CheckR
   return { ...c, id: `${v.id}:${c.id}`, variant: variantOf(v), ...(c.defect ? { defect: `${named}: ${c.defect}` } : {}) };
 }
 
-/** The digest a leak check of the pair (a over b) is cached under. */
-export function leakDigest(a: string, b: string): string {
-  return createHash('sha256').update(`packet-kit/leak\n${a}\n${b}`).digest('hex');
+/** The digest a leak check of the pair (a over b) is cached under; a lab's (the key's answer laid out, not a sample) under its own. */
+export function leakDigest(a: string, b: string, answer: 'sample' | 'key' = 'sample'): string {
+  return createHash('sha256').update(`packet-kit/leak${answer === 'key' ? '-key' : ''}\n${a}\n${b}`).digest('hex');
 }
 
 /** Write a variant's rendered files under `dir` (the paths are the packet's own entries). */
@@ -113,34 +117,53 @@ async function writeVariant(v: PacketVariant, dir: string): Promise<void> {
   }
 }
 
-/** The leak check of a pair: the sample of `a` over the starter of `b`, judged with `b`'s hidden tests, must not pass. */
+/**
+ * What the leak check lays over the other variant's starter as variant `a`'s answer: a take-home's
+ * sample (its `sample/` files); a lab's key, its suggestions' right choices composed into the
+ * files they change (a lab has no sample: its answer is the key's combination).
+ */
+export function answerOf(a: PacketVariant): { files: Map<string, Buffer>; words: string } | { missing: string } {
+  if (a.packet.kind === 'lab') {
+    const model = labModelOf(a.packet);
+    if (!model) return { missing: `the suggestions of ${a.id} do not resolve against its starter` };
+    const files = new Map<string, Buffer>();
+    for (const [rel, text] of composeLab(model, keyCombination(model))) files.set(rel, Buffer.from(text, 'utf8'));
+    return { files, words: "The key's answer" };
+  }
+  const files = new Map<string, Buffer>();
+  for (const [rel, bytes] of a.files) if (rel.startsWith('sample/')) files.set(rel.slice('sample/'.length), Buffer.from(bytes));
+  return { files, words: 'The sample' };
+}
+
+/** The leak check of a pair: the answer of `a` ({@link answerOf}) over the starter of `b`, judged with `b`'s hidden tests, must not pass. */
 export async function leakCheck(r: Pick<VariantsRehearsal, 'runner' | 'limit' | 'now' | 'random' | 'scratchDir'>, a: PacketVariant, b: PacketVariant, bDir: string): Promise<CheckResult> {
   const t0 = r.now();
-  const files = await loadPacketFiles(b.packet, bDir);
-  const sample = new Map<string, Buffer>();
-  for (const [rel, bytes] of a.files) if (rel.startsWith('sample/')) sample.set(rel.slice('sample/'.length), Buffer.from(bytes));
-  const judged = await judgeRun({ files, submission: { files: sample, deleted: [] }, withHidden: true, runner: r.runner, scratchDir: r.scratchDir, random: r.random ?? Math.random, now: r.now, schedule: (fn) => r.limit(fn) });
+  const answer = answerOf(a);
+  const what = a.packet.kind === 'lab' ? `the key's answer of ${a.id}` : `the sample of ${a.id}`;
   const base = {
     id: `leak:${a.id}>${b.id}`,
     kind: 'leak' as const,
     variant: variantOf(b),
-    expected: `red: the sample of ${a.id} fails the tests of ${b.id}, hidden ones included`,
-    durationMs: r.now() - t0,
+    expected: `red: ${what} fails the tests of ${b.id}, hidden ones included`,
   };
-  if ('rejected' in judged) return { ...base, ok: false, inconclusive: true, actual: `the files could not be laid out: ${judged.rejected}` };
+  if ('missing' in answer) return { ...base, durationMs: r.now() - t0, ok: false, inconclusive: true, actual: `no answer to lay out: ${answer.missing}` };
+  const files = await loadPacketFiles(b.packet, bDir);
+  const judged = await judgeRun({ files, submission: { files: answer.files, deleted: [] }, withHidden: true, runner: r.runner, scratchDir: r.scratchDir, random: r.random ?? Math.random, now: r.now, schedule: (fn) => r.limit(fn) });
+  const timed = { ...base, durationMs: r.now() - t0 };
+  if ('rejected' in judged) return { ...timed, ok: false, inconclusive: true, actual: `the files could not be laid out: ${judged.rejected}` };
   const j = judged.judgement;
   const infra = j.findings.find((f) => f.kind === 'infra');
-  if (infra) return { ...base, ok: false, inconclusive: true, actual: infra.message, tests: j.tests };
+  if (infra) return { ...timed, ok: false, inconclusive: true, actual: infra.message, tests: j.tests };
   if (j.testsGreen) {
     return {
-      ...base,
-      ...defect(VariantErrors.VariantAnswerCrosses, { from: a.id, fromValues: valuesText(a.values), to: b.id, toValues: valuesText(b.values) }),
+      ...timed,
+      ...defect(VariantErrors.VariantAnswerCrosses, { answer: answer.words, from: a.id, fromValues: valuesText(a.values), to: b.id, toValues: valuesText(b.values) }),
       actual: `passed: ${j.description}`,
       tests: j.tests,
       outputTail: judged.outputTail,
     };
   }
-  return { ...base, ok: true, actual: `failed: ${j.description}`, tests: j.tests };
+  return { ...timed, ok: true, actual: `failed: ${j.description}`, tests: j.tests };
 }
 
 /**
@@ -209,7 +232,7 @@ export async function rehearseVariants(r: VariantsRehearsal): Promise<PacketRepo
     ),
     Promise.all(
       pairs.map(async ([a, b]) => {
-        const digest = leakDigest(a.digest, b.digest);
+        const digest = leakDigest(a.digest, b.digest, a.packet.kind === 'lab' ? 'key' : 'sample');
         const hit = await r.leakCache.get(digest);
         const check = hit ?? (await leakCheck(r, a, b, await dirOf(b)));
         if (!hit && !check.inconclusive) await r.leakCache.set(digest, check);

@@ -24,6 +24,9 @@ describe('the leak pairs', () => {
   it('caches a pair under both digests, in order', () => {
     expect(leakDigest('a', 'b')).not.toBe(leakDigest('b', 'a'));
     expect(leakDigest('a', 'b')).toMatch(/^[0-9a-f]{64}$/);
+    // A lab's pair (the key's answer laid out) is cached apart from a take-home's (the sample).
+    expect(leakDigest('a', 'b', 'key')).not.toBe(leakDigest('a', 'b'));
+    expect(leakDigest('a', 'b', 'sample')).toBe(leakDigest('a', 'b'));
   });
 });
 
