@@ -330,7 +330,10 @@ up to 3 others' tests: passing one is PK584, a no-hire (docs/grading.md). With -
 (the roster the hiring lead keeps of which variant was sent to whom), each submission is graded
 against the variant its row names, never the one its README names: a README that names another
 is PK585, a no-hire; a submission the roster does not name is not graded (PK586); a roster with
-any problem grades nothing (PK587). Rows no submission matched are listed at the end.`,
+any problem grades nothing (PK587). Rows no submission matched are listed at the end. A lab's
+answer sheets take the roster too (a sheet's name is its file name without .json): each is graded
+against its row's variant, and a sheet whose digest or variant field is another variant's is
+PK585. A drill takes no roster.`,
   positionals: true,
   flags: {
     packets: SHARED_FLAGS.packets,
@@ -350,7 +353,7 @@ any problem grades nothing (PK587). Rows no submission matched are listed at the
       type: 'string',
       value: 'FILE',
       description:
-        "which variant was sent to whom, the hiring lead's record: CSV (the header submission,variant, then a row per submission: alice,v3) or the same as JSON (docs/grading.md); each submission is graded against its row's variant",
+        "which variant was sent to whom, the hiring lead's record: CSV (the header submission,variant, then a row per submission: alice,v3) or the same as JSON (docs/grading.md); each submission (a take-home's, or a lab's answer sheet) is graded against its row's variant",
     },
     unconfined: { type: 'boolean', default: false, description: 'where bubblewrap is unusable, run the submissions without isolation (only for code you trust; every card says so)' },
   },

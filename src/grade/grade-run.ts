@@ -91,7 +91,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
     const files = await loadPacketFiles(packet, packetDir);
     const runner = ready.runner(pool.timeoutMs, packet.prompt.data.sandbox);
-    if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, ...(flags.variants !== undefined ? { variants: flags.variants } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
+    if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, ...(sentOut !== undefined ? { variants: sentOut } : {}), ...(roster ? { roster } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
     return exitOf(await gradeSubmissions({ ...common, files, submissions, ...(sentOut !== undefined ? { variants: sentOut } : {}), ...(roster ? { roster } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
   } finally {
     await ctx.dispose();
@@ -103,11 +103,11 @@ async function rosterOf(given: string, packet: Packet, packetDir: string, cwd: s
   const file = shownName(given);
   const spec = hasCode(packet) ? packet.prompt.data.variants : undefined;
   const none = (problem: string, fix: string) => ({ problems: [{ line: null, field: null, problem, fix }], file });
+  if (packet.kind === 'drill') {
+    return none(`packet ${packet.id} has no variants: it is a drill (a drill takes none, PK589), every candidate answers the same diffs, so there is no variant to look up`, 'grade the answer sheets without --roster');
+  }
   if (!hasCode(packet) || !spec) {
     return none(`packet ${packet.id} has no variants: every candidate was sent the same files, so there is no variant to look up`, `grade without --roster (a roster is for a packet with \`variants\` in its prompt's frontmatter, docs/variants.md)`);
-  }
-  if (packet.kind !== 'takehome') {
-    return none(`packet ${packet.id} is a ${packet.kind}: its answer sheets name their variant by the digest of the page they were exported from, and --roster is read for take-home submissions only`, 'grade the answer sheets without --roster');
   }
   const got = await loadRoster(path.resolve(cwd, given), file, { id: packet.id, most: Math.min(VARIANTS_MAX, combinationCount(spec)), ...(variants !== undefined ? { sentOut: variants } : {}), renders: variantRenders(packet, packetDir) });
   return 'roster' in got ? got : { problems: got.problems, file };

@@ -34,7 +34,7 @@ import type { CardVariant } from '../judge/scorecard.ts';
 import { variantId, type VariantValues } from '../packets/variants.ts';
 import { digestOwner, leakCandidates, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
 import { variantBench, type VariantBench } from './grade-variants.ts';
-import { nameAsGraded, notOnRoster, rosterCheck, rosterRow, rosterUnmatched, type Roster, type StatedVariant } from './roster.ts';
+import { nameAsGraded, rosterCheck, rosterRow, rosterSummary, sharedNameRefusal, type Roster, type RosterSummary, type StatedVariant } from './roster.ts';
 
 export { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 
@@ -109,14 +109,7 @@ export interface SummaryRow {
 }
 
 /** The roster a batch was graded with, in its summary. */
-export interface SummaryRoster {
-  /** The roster's file, as given. */
-  file: string;
-  /** How many rows it has. */
-  rows: number;
-  /** The rows no submission of the batch matched (a candidate whose submission was not in the batch), in the roster's order. */
-  unmatched: { submission: string; variant: string; line: number }[];
-}
+export type SummaryRoster = RosterSummary;
 
 /** The batch summary. */
 export interface GradeSummary {
@@ -201,10 +194,8 @@ async function gradeOne(o: GradeOptions, source: string, name: string, bench?: V
   if (bench && o.roster) {
     // The roster says which variant was sent; what the README says is only checked against it.
     const refuse = (refusal: Finding) => buildScorecard({ ...base, submission: { name, source, kind: intake.kind, sha256: intake.sha256, stripped: intake.stripped, dropped: intake.dropped, stated }, sandbox: null, judgement: null, extra: [refusal] });
-    const baseName = nameAsGraded(source);
-    if (shared?.has(baseName.toLowerCase())) {
-      return refuse(notOnRoster(o.roster, name, `more than one submission of this batch is named "${baseName}" (this one is graded as ${name}), so no row of the roster can tell which is whose`));
-    }
+    const sharedName = sharedNameRefusal(o.roster, source, name, shared);
+    if (sharedName) return refuse(sharedName);
     const sent = rosterRow(o.roster, name);
     const sentVariant = sent ? await bench.byNumber(sent.number) : undefined;
     const said: StatedVariant[] = [];
@@ -315,7 +306,7 @@ export async function gradeSubmissions(o: GradeOptions): Promise<GradeBatch> {
   const bench = packet.prompt.data.variants ? variantBench(packet, o.files.packetDir, o.scratchDir, o.variants) : undefined;
   if (o.roster && !bench) throw new Error(`packet ${packet.id} has no variants: a roster says which variant was sent, so it takes a packet with variants`);
   const shared = o.roster ? sharedNames(o.submissions) : undefined;
-  const summaryRoster = o.roster && { file: o.roster.file, rows: o.roster.rows.length, unmatched: rosterUnmatched(o.roster, submissionNames(o.submissions)).map((r) => ({ submission: r.submission, variant: r.variant, line: r.line })) };
+  const summaryRoster = o.roster && rosterSummary(o.roster, submissionNames(o.submissions));
   return gradeBatch({ ...o, packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) }, roster: summaryRoster }, (source, name) => gradeOne(o, source, name, bench, shared));
 }
 

@@ -418,3 +418,29 @@ export function rosterUnmatched(roster: Roster, names: readonly string[]): Roste
   const have = new Set(names);
   return roster.rows.filter((r) => !have.has(r.submission));
 }
+
+/** What a batch's summary says of the roster it was graded with: its file, its rows, and the rows no submission matched. */
+export interface RosterSummary {
+  /** The roster's file, as given. */
+  file: string;
+  /** How many rows it has. */
+  rows: number;
+  /** The rows no submission of the batch matched (a candidate whose submission was not in the batch), in the roster's order. */
+  unmatched: { submission: string; variant: string; line: number }[];
+}
+
+/** The roster's part of a batch's summary, from the names the batch's submissions are graded as (take-homes and lab sheets alike). */
+export function rosterSummary(roster: Roster, names: readonly string[]): RosterSummary {
+  return { file: roster.file, rows: roster.rows.length, unmatched: rosterUnmatched(roster, names).map((r) => ({ submission: r.submission, variant: r.variant, line: r.line })) };
+}
+
+/**
+ * The refusal (PK586) of a submission whose name before it was made unique is shared with
+ * another of the batch (`shared`, lower case): no row of the roster can tell which is whose.
+ * Undefined when its name is its own. `source` is its path, `name` the name it is graded as.
+ */
+export function sharedNameRefusal(roster: Roster, source: string, name: string, shared: ReadonlySet<string> | undefined): Finding | undefined {
+  const baseName = nameAsGraded(source);
+  if (!shared?.has(baseName.toLowerCase())) return undefined;
+  return notOnRoster(roster, name, `more than one submission of this batch is named "${baseName}" (this one is graded as ${name}), so no row of the roster can tell which is whose`);
+}

@@ -25,11 +25,12 @@ import { scoreSheet, typedVersion, type SheetScoring } from '../labs/score.ts';
 import type { DrillAnswerSheet, LabAnswerSheet, TimelineEntry } from '../labs/sheet-read.ts';
 import { composeLab, LAB_STATES, variantOf, type LabState } from '../packets/lab-compose.ts';
 import type { Drill, Lab } from '../packets/packet.ts';
-import { gradeBatch, withVariant, type GradeBatch, type GradeReporter } from './grade.ts';
+import { gradeBatch, sharedNames, submissionNames, withVariant, type GradeBatch, type GradeReporter } from './grade.ts';
 import { variantBench, type VariantBench } from './grade-variants.ts';
-import { readDrillSheetStrict, readLabSheetStrict, readLabSheetVariant, readSheetBytes, SHEET_LIMITS } from './sheet-intake.ts';
+import { readDrillSheetStrict, readLabSheetStrict, readLabSheetVariant, readSheetBytes, SHEET_LIMITS, type SheetVariantStated } from './sheet-intake.ts';
+import { rosterCheck, rosterRow, rosterSummary, sharedNameRefusal, type Roster, type StatedVariant } from './roster.ts';
 import { labVariant, readSheetVariant, sheetLeakCheck, type LabVariant } from './sheet-variants.ts';
-import { variantOnCard } from './variant-read.ts';
+import { digestOwner, variantOnCard } from './variant-read.ts';
 
 /** What grading a batch of answer sheets needs. */
 export interface SheetGradeOptions {
@@ -54,10 +55,16 @@ export interface SheetGradeOptions {
   reporter?: GradeReporter;
   /** A lab with variants: how many were sent out (`packet grade --variants`); default its `variants.count`. */
   variants?: number;
+  /**
+   * A lab with variants: the roster of which variant was sent to whom (`--roster`). Each sheet
+   * is graded against the variant its row names, never the one its digest is (PK585 when that is
+   * another); a sheet the roster does not name is not graded (PK586). Read by `loadRoster`.
+   */
+  roster?: Roster;
 }
 
-/** A batch's lab variants: rendered on demand, each once (set by {@link gradeSheets} for a lab with variants). */
-type SheetBatchOptions = SheetGradeOptions & { bench?: VariantBench };
+/** A batch's lab variants: rendered on demand, each once (set by {@link gradeSheets} for a lab with variants); with a roster, the names (lower case) more than one sheet of the batch has. */
+type SheetBatchOptions = SheetGradeOptions & { bench?: VariantBench; shared?: ReadonlySet<string> };
 
 /** The card's `submission` of a sheet. */
 function submissionOf(name: string, source: string, kind: string, sha256: string | null, stated: { version: string | null; digest: string | null }): Scorecard['submission'] {
@@ -289,6 +296,7 @@ async function gradeLab(o: SheetGradeOptions, packet: Lab, files: PacketFiles, r
 async function gradeLabVariant(o: SheetBatchOptions, bench: VariantBench, packet: Lab, bytes: Buffer, shownFile: string, submission: Scorecard['submission']): Promise<Scorecard> {
   const head = readLabSheetVariant(bytes, shownFile, packet);
   if (!head.ok) return refusedCard(o, submission, head.refusal);
+  if (o.roster) return gradeLabSent(o, o.roster, bench, packet, head.sheet, bytes, shownFile, submission);
   const reading = await readSheetVariant(head.sheet, bench, packet, shownFile);
   if ('refusal' in reading) return refusedCard(o, submission, reading.refusal);
   const own = await labVariant(bench, reading.variant.number);
@@ -297,6 +305,48 @@ async function gradeLabVariant(o: SheetBatchOptions, bench: VariantBench, packet
   const strict = readLabSheetStrict(bytes, shownFile, target);
   if (!strict.ok) return refusedCard(o, submission, strict.refusal);
   return gradeLab(o, own.lab, own.files, strict.sheet, strict.warnings, submission, { bench, own });
+}
+
+/**
+ * Grade one sheet of a lab with variants against the variant the roster sent its candidate: the
+ * roster's row decides (PK586 when there is none), and what the sheet says of its own variant
+ * (its digest, its `variant`) is only checked against it: another variant's is PK585, a veto.
+ * A digest that is no variant's is refused as without a roster (PK583, or PK562 for another
+ * version). The sheet is read strictly with the suggestions of the variant sent, and graded
+ * with its key, starter and hidden tests; the leak check then tries the others' (PK584).
+ */
+async function gradeLabSent(o: SheetBatchOptions, roster: Roster, bench: VariantBench, packet: Lab, stated: SheetVariantStated, bytes: Buffer, shownFile: string, submission: Scorecard['submission']): Promise<Scorecard> {
+  const { name, source } = submission;
+  const sharedName = sharedNameRefusal(roster, source, name, o.shared);
+  if (sharedName) return refusedCard(o, submission, sharedName);
+  const row = rosterRow(roster, name);
+  const sent = row ? await labVariant(bench, row.number) : undefined;
+  const said: StatedVariant[] = [];
+  let digest = sent?.digest;
+  if (sent && stated.digest !== sent.digest) {
+    const owner = stated.digest ? await digestOwner(stated.digest, bench) : undefined;
+    // A digest that is no variant's names nothing to check: the sheet is refused as it would be without a roster.
+    if (!owner) {
+      const reading = await readSheetVariant(stated, bench, packet, shownFile);
+      if ('refusal' in reading) return refusedCard(o, submission, reading.refusal);
+    } else {
+      said.push({ id: owner.id, by: "its sheet's digest is that of" });
+      digest = owner.digest;
+    }
+  }
+  if (stated.variant !== null) said.push({ id: stated.variant, by: "its sheet's variant field names" });
+  const check = rosterCheck(roster, name, said);
+  if ('refusal' in check) return refusedCard(o, submission, check.refusal);
+  if (!sent) return refusedCard(o, submission, finding('intake', GradeErrors.LabVariantUnrendered, { file: shownFile, variant: check.sent.variant, id: packet.id }, { file: shownFile }));
+  const notSent = check.finding ? [check.finding] : [];
+  // Read against the digest the sheet has (a variant's, checked above) and the suggestions of the variant sent.
+  const target = { id: packet.id, version: packet.prompt.data.version, digest: digest!, suggestions: sent.lab.lab.suggestions.map((s) => s.id), variants: true };
+  const strict = readLabSheetStrict(bytes, shownFile, target);
+  if (!strict.ok) {
+    const refused = refusedCard(o, submission, strict.refusal);
+    return notSent.length ? withVariant({ ...refused, findings: [...refused.findings, ...notSent] }, { ...variantOnCard(sent), leakCheck: { ran: false, reason: 'the sheet was not graded', tried: [], passed: null } }) : refused;
+  }
+  return gradeLab(o, sent.lab, sent.files, strict.sheet, [...notSent, ...strict.warnings], submission, { bench, own: sent });
 }
 
 /** Grade one drill sheet, read strictly: its verdicts against the key, no code run. */
@@ -372,8 +422,20 @@ export async function gradeSheets(o: SheetGradeOptions): Promise<GradeBatch> {
   }
   // A lab with variants: each sheet graded against its own variant, rendered once per batch.
   const bench = packet.kind === 'lab' && packet.prompt.data.variants ? variantBench(packet, o.files!.packetDir, o.scratchDir!, o.variants) : undefined;
+  if (o.roster && !bench) throw new Error(`packet ${packet.id} is a ${packet.kind} without variants: a roster says which variant was sent, so it takes a lab with variants`);
+  // With a roster, sheets are named as take-homes are: a name two sheets share before it is made unique is no row's.
+  const shared = o.roster ? sharedNames(submissions) : undefined;
   return gradeBatch(
-    { packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) }, kind: packet.kind, submissions, outDir: o.outDir, jobs: o.jobs, date: o.date, ...(o.reporter ? { reporter: o.reporter } : {}) },
-    (source, name) => gradeSheet({ ...o, submissions, ...(bench ? { bench } : {}) }, source, name, firstCopy),
+    {
+      packet: { id: packet.id, version: packet.prompt.data.version, digest: packet.digest, ...(bench ? { variants: bench.count } : {}) },
+      kind: packet.kind,
+      submissions,
+      outDir: o.outDir,
+      jobs: o.jobs,
+      date: o.date,
+      ...(o.reporter ? { reporter: o.reporter } : {}),
+      ...(o.roster ? { roster: rosterSummary(o.roster, submissionNames(submissions)) } : {}),
+    },
+    (source, name) => gradeSheet({ ...o, submissions, ...(bench ? { bench } : {}), ...(shared ? { shared } : {}) }, source, name, firstCopy),
   );
 }
