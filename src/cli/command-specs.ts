@@ -32,6 +32,10 @@ const budgetFlags = (group?: string) =>
     'max-identical-errors': { type: 'integer', min: 1, value: 'N', description: "lower the packet's budget.identicalErrors", ...(group ? { group } : {}) },
   }) as const satisfies Record<string, FlagSpec>;
 
+/** The `--variants N` flag of build and rehearse (1..100, as a packet's variants.count); what N does is each command's. */
+const variantsFlag = (description: string) =>
+  ({ type: 'integer', min: 1, max: 100, value: 'N', defaultText: "each packet's variants.count", description }) as const satisfies FlagSpec;
+
 export const checkSpec = defineCommand({
   name: 'check',
   summary: 'validate and lint packets',
@@ -114,15 +118,9 @@ ledger, sandbox): the sample reply must PASS, each failure reply must be caught.
       description:
         'rehearse only shard I of N (e.g. 2/3): each packet is in exactly one shard, chosen from its id alone, so adding a packet moves no other; join the reports with merge-reports',
     },
-    variants: {
-      type: 'integer',
-      min: 1,
-      max: 100,
-      value: 'N',
-      defaultText: "each packet's variants.count",
-      description:
-        'prove N variants of every packet with parameters, as packet build --variants N makes them: each rehearsed, the leak check, the weaker variants; more than the parameters\' combinations is PK153 (docs/variants.md)',
-    },
+    variants: variantsFlag(
+      'prove N variants of every packet with parameters, as packet build --variants N makes them: each rehearsed, the leak check, the weaker variants; more than the parameters\' combinations is PK153 (docs/variants.md)',
+    ),
     endpoint: {
       type: 'string',
       value: 'URL',
@@ -212,14 +210,9 @@ or undoes an interrupted publish before it starts.`,
     'out-dir': { type: 'string', value: 'DIR', default: 'dist', description: 'the site; zips in DIR/zips/' },
     'reviewer-dir': { type: 'string', value: 'DIR', default: 'out/reviewer', description: 'the reviewer bundles' },
     'skip-rehearse': { type: 'boolean', default: false, description: 'a quick preview: no rehearsal, every packet is shown as "not rehearsed"' },
-    variants: {
-      type: 'integer',
-      min: 1,
-      max: 100,
-      value: 'N',
-      defaultText: "each packet's variants.count",
-      description: 'make N variants of every packet with parameters: one zip each, <id>-<version>-v<k>.zip, in the reviewer folder, variants/<id>-<version>/, with VARIANTS.json; a lab gets a page, a test table and a key per variant (/labs/<id>/v<k>/, v<k>/LAB-KEY.json) (docs/variants.md)',
-    },
+    variants: variantsFlag(
+      'make N variants of every packet with parameters: one zip each, <id>-<version>-v<k>.zip, in the reviewer folder, variants/<id>-<version>/, with VARIANTS.json; a lab gets a page, a test table and a key per variant (/labs/<id>/v<k>/, v<k>/LAB-KEY.json) (docs/variants.md)',
+    ),
     unconfined: SHARED_FLAGS.unconfined,
     jobs: SHARED_FLAGS.jobs,
     timeout: SHARED_FLAGS.timeout,

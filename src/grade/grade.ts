@@ -31,9 +31,10 @@ import { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
 import type { Judgement } from '../judge/judge.ts';
 import type { Submission } from '../judge/workspace.ts';
 import type { CardVariant } from '../judge/scorecard.ts';
-import { variantId, type VariantValues } from '../packets/variants.ts';
-import { digestOwner, leakCandidates, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
+import type { VariantValues } from '../packets/variants.ts';
+import { digestOwner, readVariant, statedVariantId, variantOnCard } from './variant-read.ts';
 import { variantBench, type VariantBench } from './grade-variants.ts';
+import { leakCheckOver, type LeakOutcome } from './leak-check.ts';
 import { nameAsGraded, rosterCheck, rosterRow, rosterSummary, sharedNameRefusal, type Roster, type RosterSummary, type StatedVariant } from './roster.ts';
 
 export { GRADE_SUMMARY_KIND } from '../judge/scorecard-format.ts';
@@ -256,25 +257,11 @@ export function withVariant(card: Scorecard, variant: CardVariant): Scorecard {
  * whose values its code carries first; the first that is all green is named. A submission green
  * on its own variant is not checked: a general solution passes every variant and is fine.
  */
-async function leakCheck(o: GradeOptions, bench: VariantBench, own: { number: number; values: VariantValues }, submission: Submission, mine: Judgement, texts: readonly string[]): Promise<{ check: CardVariant['leakCheck']; finding?: Finding }> {
-  const untrusted = mine.findings.some((f) => f.kind === 'infra' || f.kind === 'tamper');
-  if (mine.testsGreen || untrusted) return { check: { ran: false, reason: mine.testsGreen ? 'its own variant is green' : 'its own run cannot be trusted', tried: [], passed: null } };
-  const pool = Math.max(bench.count, own.number);
-  const others = [];
-  for (let k = 1; k <= pool; k++) if (k !== own.number) others.push({ number: k, values: bench.values(k) });
-  const tried: string[] = [];
-  for (const k of leakCandidates(own, others, texts)) {
+async function leakCheck(o: GradeOptions, bench: VariantBench, own: { number: number; values: VariantValues }, submission: Submission, mine: Judgement, texts: readonly string[]): Promise<LeakOutcome> {
+  return leakCheckOver(o, bench, own, texts, mine, async (k) => {
     const v = await bench.variant(k);
-    if (!v) continue;
-    tried.push(v.id);
-    const r = await judgeRun({ files: await bench.files(k), submission, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
-    if ('rejected' in r) continue;
-    const clean = r.judgement.testsGreen && !r.judgement.findings.some((f) => f.kind === 'infra' || f.kind === 'run' || f.kind === 'tamper');
-    if (!clean) continue;
-    const f = finding('hidden-tests', GradeErrors.AnswersOtherVariant, { own: variantId(own.number), other: v.id, ownTests: mine.description, otherTests: r.judgement.description });
-    return { check: { ran: true, reason: 'its own variant is red', tried, passed: v.id }, finding: f };
-  }
-  return { check: { ran: true, reason: 'its own variant is red', tried, passed: null } };
+    return v ? { id: v.id, files: await bench.files(k), submission } : undefined;
+  });
 }
 
 /** What a batch gave: the cards, the summary, and the faults of the files that could not be written (PK541, PK542). */

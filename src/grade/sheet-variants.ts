@@ -9,17 +9,15 @@ import { GradeErrors } from '../errors/grade-catalog.ts';
 import { shownName } from '../errors/safe-name.ts';
 import { finding, type Finding } from '../judge/findings.ts';
 import type { Judgement } from '../judge/judge.ts';
-import { judgeRun } from '../judge/judge-run.ts';
-import type { TestRunner } from '../judge/run-tests.ts';
-import type { CardVariant } from '../judge/scorecard.ts';
 import type { PacketFiles } from '../judge/workspace.ts';
 import { composeLab, type LabState } from '../packets/lab-compose.ts';
 import type { Lab } from '../packets/packet.ts';
 import { VARIANTS_MAX } from '../packets/schema/prompt-variants.ts';
-import { variantId, variantNumber, type VariantValues } from '../packets/variants.ts';
+import { variantNumber, type VariantValues } from '../packets/variants.ts';
 import type { VariantBench } from './grade-variants.ts';
 import type { SheetVariantStated } from './sheet-intake.ts';
-import { digestOwner, leakCandidates, type KnownVariant } from './variant-read.ts';
+import { leakCheckOver, type LeakOutcome, type LeakRunOptions } from './leak-check.ts';
+import { digestOwner, type KnownVariant } from './variant-read.ts';
 
 /** Which variant a sheet is, or the finding that keeps it from being graded against any. */
 export type SheetVariantReading = { variant: KnownVariant } | { refusal: Finding };
@@ -85,12 +83,7 @@ export async function labVariant(bench: VariantBench, k: number): Promise<LabVar
 }
 
 /** What a sheet's leak check needs of the batch: the sandbox's runner and the judge's clock and randomness. */
-export interface SheetLeakOptions {
-  runner: TestRunner;
-  scratchDir: string;
-  random: () => number;
-  now: () => number;
-}
+export type SheetLeakOptions = LeakRunOptions;
 
 /**
  * The leak check applied to a sheet: when its own variant's tests are not all green (and the run
@@ -106,25 +99,11 @@ export async function sheetLeakCheck(
   own: { number: number; values: VariantValues; suggestions: readonly string[] },
   answers: { states: readonly LabState[]; texts: ReadonlyMap<number, string> },
   mine: Judgement,
-): Promise<{ check: CardVariant['leakCheck']; finding?: Finding }> {
-  const untrusted = mine.findings.some((f) => f.kind === 'infra' || f.kind === 'tamper');
-  if (mine.testsGreen || untrusted) return { check: { ran: false, reason: mine.testsGreen ? 'its own variant is green' : 'its own run cannot be trusted', tried: [], passed: null } };
-  const pool = Math.max(bench.count, own.number);
-  const others: { number: number; values: VariantValues }[] = [];
-  for (let k = 1; k <= pool; k++) if (k !== own.number) others.push({ number: k, values: bench.values(k) });
-  const tried: string[] = [];
-  for (const k of leakCandidates(own, others, [...answers.texts.values()])) {
+): Promise<LeakOutcome> {
+  return leakCheckOver(o, bench, own, [...answers.texts.values()], mine, async (k) => {
     const v = await labVariant(bench, k);
     // The same answers fit another variant only when it has the same suggestions, in the same order.
-    if (!v || v.lab.lab.suggestions.map((s) => s.id).join('\n') !== own.suggestions.join('\n')) continue;
-    tried.push(v.id);
-    const composed = composeLab(v.lab.lab, answers.states, answers.texts);
-    const r = await judgeRun({ files: v.files, submission: { files: composed, deleted: [] }, withHidden: true, runner: o.runner, scratchDir: o.scratchDir, random: o.random, now: o.now });
-    if ('rejected' in r) continue;
-    const clean = r.judgement.testsGreen && !r.judgement.findings.some((f) => f.kind === 'infra' || f.kind === 'run' || f.kind === 'tamper');
-    if (!clean) continue;
-    const f = finding('hidden-tests', GradeErrors.AnswersOtherVariant, { own: variantId(own.number), other: v.id, ownTests: mine.description, otherTests: r.judgement.description });
-    return { check: { ran: true, reason: 'its own variant is red', tried, passed: v.id }, finding: f };
-  }
-  return { check: { ran: true, reason: 'its own variant is red', tried, passed: null } };
+    if (!v || v.lab.lab.suggestions.map((s) => s.id).join('\n') !== own.suggestions.join('\n')) return undefined;
+    return { id: v.id, files: v.files, submission: { files: composeLab(v.lab.lab, answers.states, answers.texts), deleted: [] } };
+  });
 }

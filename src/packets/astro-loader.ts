@@ -112,6 +112,41 @@ async function loadPublicPackets(context: LoaderContext, options: Pick<PacketLoa
 }
 
 /**
+ * A loader of a collection made from the packets' public views: each load reads them afresh,
+ * clears the store, then hands each packet, in order, to `store`, which stores its entries.
+ */
+function publicPacketsLoader(
+  name: string,
+  schema: z.ZodType,
+  options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'variants'>,
+  store: (context: LoaderContext, shown: ShownPacket & { view: PublicPacket }) => Promise<void>,
+): Loader {
+  return {
+    name,
+    schema,
+    async load(context: LoaderContext) {
+      const packets = await loadPublicPackets(context, options);
+      context.store.clear();
+      for (const shown of packets) await store(context, shown);
+    },
+  };
+}
+
+/**
+ * Store one entry of a collection: its data parsed by the collection's schema, its body as it
+ * is, and that body rendered as Markdown (through `markdownOf` when given, which names `file`).
+ */
+async function storeEntry(
+  context: LoaderContext,
+  { markdownOf }: Pick<PacketLoaderOptions, 'markdownOf'>,
+  entry: { id: string; data: Record<string, unknown>; body: string; file: string; digest: string },
+): Promise<void> {
+  const data = await context.parseData({ id: entry.id, data: entry.data });
+  const markdown = markdownOf?.(entry.body, entry.file) ?? entry.body;
+  context.store.set({ id: entry.id, data, body: entry.body, rendered: await context.renderMarkdown(markdown), digest: entry.digest });
+}
+
+/**
  * The Astro content loader of the site. It reads the same files through the same parse function,
  * schema and id function as the CLI, and stores only each packet's public view. The entry's body
  * is the prompt, rendered as Markdown for `render()`. A packet's build status (its zip, its
@@ -119,20 +154,9 @@ async function loadPublicPackets(context: LoaderContext, options: Pick<PacketLoa
  * (src/site/build-status-of.ts), so the collection loads while `packet build` still writes the zips.
  */
 export function packetLoader(options: PacketLoaderOptions): Loader {
-  return {
-    name: 'packet-kit',
-    schema: publicPacketSchema,
-    async load(context: LoaderContext) {
-      const packets = await loadPublicPackets(context, options);
-      context.store.clear();
-      for (const { packet, view } of packets) {
-        const data = await context.parseData({ id: packet.id, data: view });
-        const body = packet.prompt.body;
-        const markdown = options.markdownOf?.(body, packet.prompt.file) ?? body;
-        context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
-      }
-    },
-  };
+  return publicPacketsLoader('packet-kit', publicPacketSchema, options, async (context, { packet, view }) => {
+    await storeEntry(context, options, { id: packet.id, data: view, body: packet.prompt.body, file: packet.prompt.file, digest: packet.digest });
+  });
 }
 
 /** An entry of the rubric notes collection; the public notes themselves are the entry's body. */
@@ -149,20 +173,9 @@ export const rubricNotesSchema = z.strictObject({
  * Markdown. The rubric's frontmatter lives in the packets collection.
  */
 export function rubricNotesLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'ids' | 'markdownOf' | 'variants'>): Loader {
-  return {
-    name: 'packet-kit-rubric-notes',
-    schema: rubricNotesSchema,
-    async load(context: LoaderContext) {
-      const packets = await loadPublicPackets(context, options);
-      context.store.clear();
-      for (const { packet, view, source } of packets) {
-        const data = await context.parseData({ id: packet.id, data: { id: packet.id, digest: source.digest } });
-        const body = view.rubricBody;
-        const markdown = options.markdownOf?.(body, packet.rubric.file) ?? body;
-        context.store.set({ id: packet.id, data, body, rendered: await context.renderMarkdown(markdown), digest: packet.digest });
-      }
-    },
-  };
+  return publicPacketsLoader('packet-kit-rubric-notes', rubricNotesSchema, options, async (context, { packet, view, source }) => {
+    await storeEntry(context, options, { id: packet.id, data: { id: packet.id, digest: source.digest }, body: view.rubricBody, file: packet.rubric.file, digest: packet.digest });
+  });
 }
 
 /**
@@ -177,9 +190,7 @@ export function drillLoader(options: Pick<PacketLoaderOptions, 'packetsDir' | 'i
       const drills = await loadPublicViews(context, options, 'drills');
       context.store.clear();
       for (const { packet: drill, view } of drills) {
-        const data = await context.parseData({ id: drill.id, data: view as Record<string, unknown> });
-        const markdown = options.markdownOf?.(drill.prompt.body, drill.prompt.file) ?? drill.prompt.body;
-        context.store.set({ id: drill.id, data, body: drill.prompt.body, rendered: await context.renderMarkdown(markdown), digest: drill.digest });
+        await storeEntry(context, options, { id: drill.id, data: view as Record<string, unknown>, body: drill.prompt.body, file: drill.prompt.file, digest: drill.digest });
       }
     },
   };
@@ -197,25 +208,14 @@ export function labVariantEntryId(id: string, k: number): string {
  * id is {@link labVariantEntryId}.
  */
 export function labVariantsLoader(options: PacketLoaderOptions): Loader {
-  return {
-    name: 'packet-kit-lab-variants',
-    schema: publicPacketSchema,
-    async load(context: LoaderContext) {
-      const shown = await loadPublicPackets(context, options);
-      context.store.clear();
-      for (const { source, dir } of shown) {
-        const count = shownVariantCount(source, options.variants);
-        if (source.kind !== 'lab' || count < 2) continue;
-        const read = folderReader(dir);
-        for (let k = 2; k <= count; k++) {
-          const { packet, view } = await variantShown(source, read, k, count);
-          const id = labVariantEntryId(source.id, k);
-          const data = await context.parseData({ id, data: view as Record<string, unknown> });
-          const body = packet.prompt.body;
-          const markdown = options.markdownOf?.(body, packet.prompt.file) ?? body;
-          context.store.set({ id, data, body, rendered: await context.renderMarkdown(markdown), digest: (view as PublicPacket).variant!.digest });
-        }
-      }
-    },
-  };
+  return publicPacketsLoader('packet-kit-lab-variants', publicPacketSchema, options, async (context, { source, dir }) => {
+    const count = shownVariantCount(source, options.variants);
+    if (source.kind !== 'lab' || count < 2) return;
+    const read = folderReader(dir);
+    for (let k = 2; k <= count; k++) {
+      const { packet, view } = await variantShown(source, read, k, count);
+      const id = labVariantEntryId(source.id, k);
+      await storeEntry(context, options, { id, data: view as Record<string, unknown>, body: packet.prompt.body, file: packet.prompt.file, digest: (view as PublicPacket).variant!.digest });
+    }
+  });
 }

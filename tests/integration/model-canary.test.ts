@@ -10,7 +10,7 @@ import { codePackets } from '../../src/packets/packet.ts';
 import { failureModes, type CodePacket } from '../../src/packets/packet.ts';
 import { noCache } from '../../src/rehearse/cache.ts';
 import { prepareRunEnvironment, type RunEnvironment } from '../../src/runs/environment.ts';
-import { runModelRehearsals } from '../../src/rehearse/model-runs.ts';
+import { runModelRehearsals, type ModelRunsOptions } from '../../src/rehearse/model-runs.ts';
 import { rehearse } from '../../src/rehearse/rehearse.ts';
 import { replySource } from '../../src/rehearse/rehearse-variants.ts';
 import type { ModelRunReport, RehearsalReport } from '../../src/rehearse/report.ts';
@@ -131,35 +131,9 @@ beforeAll(async () => {
     variants: 1,
   });
   offlineRequests = server.requests.length;
-  // One failure reply per packet, with a feedback turn: the model gets its visible test failures back.
   const limit = pLimit(2);
-  const perPacket = packets.map(async (p) => {
-    const reply = firstFailureReply(p);
-    return runModelRehearsals({
-      packets: [p],
-      packetDirs: dirs,
-      offline: report,
-      runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 },
-      schedule: (fn) => limit(fn),
-      scratchDir: scratch,
-      endpoint: { baseURL: server.url, host: new URL(server.url).host },
-      apiKey: null,
-      models: [`scripted:{packet}/${reply}`],
-      flags: {},
-      feedbackTurns: 1,
-      stallCalls: 5,
-      attemptTimeoutMs: 30_000,
-      outDir: null,
-      cwd: root,
-      clock: systemClock,
-      date: () => new Date('2026-11-29T12:00:00Z'),
-    });
-  });
-  feedbackRuns = (await Promise.all(perPacket)).flat();
-  liveRequests = server.requests.length;
-  // The sample reply, live, on every packet: PASS only when judged by the tests of the files the reply was written for.
-  sampleRuns = await runModelRehearsals({
-    packets,
+  // What the live runs share: the offline report they follow, the sandbox, the scripted server, the clock.
+  const live = {
     packetDirs: dirs,
     offline: report,
     runner: { sandbox: env.sandbox, mounts: env.interpreter.mounts, timeoutMs: 30_000 },
@@ -167,16 +141,22 @@ beforeAll(async () => {
     scratchDir: scratch,
     endpoint: { baseURL: server.url, host: new URL(server.url).host },
     apiKey: null,
-    models: ['scripted:{packet}/sample'],
     flags: {},
-    feedbackTurns: 0,
-    stallCalls: 1,
     attemptTimeoutMs: 30_000,
     outDir: null,
     cwd: root,
     clock: systemClock,
     date: () => new Date('2026-11-29T12:00:00Z'),
+  } satisfies Omit<ModelRunsOptions, 'packets' | 'models' | 'feedbackTurns' | 'stallCalls'>;
+  // One failure reply per packet, with a feedback turn: the model gets its visible test failures back.
+  const perPacket = packets.map(async (p) => {
+    const reply = firstFailureReply(p);
+    return runModelRehearsals({ ...live, packets: [p], models: [`scripted:{packet}/${reply}`], feedbackTurns: 1, stallCalls: 5 });
   });
+  feedbackRuns = (await Promise.all(perPacket)).flat();
+  liveRequests = server.requests.length;
+  // The sample reply, live, on every packet: PASS only when judged by the tests of the files the reply was written for.
+  sampleRuns = await runModelRehearsals({ ...live, packets, models: ['scripted:{packet}/sample'], feedbackTurns: 0, stallCalls: 1 });
 }, 240_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../src/cli/io.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import type { PacketReport, RehearsalReport } from '../../src/rehearse/report.ts';
+import { promptOnlyLeaks } from '../support/variant-leaks.ts';
 
 /**
  * `packet rehearse` on labs with variants (tests/fixtures/variants/packets). A lab has no sample:
@@ -85,14 +86,8 @@ describe('packet rehearse on a lab with variants', () => {
 
   it("flags a lab whose parameter reaches only the prompt: the key's answer of one variant passes the next one's tests (PK159)", () => {
     const p = packetOf(0, 'variant-lab-prompt-only');
-    expect(p.status).toBe('defect');
-    const leaks = p.checks.filter((c) => c.kind === 'leak');
-    expect(leaks.map((c) => [c.id, c.ok, c.code])).toEqual([
-      ['leak:v1>v2', false, 'PK159'],
-      ['leak:v2>v3', false, 'PK159'],
-    ]);
-    const [v1, v2] = p.variants!;
-    expect(leaks[0]!.defect).toContain(`The key's answer of variant v1 (limit=${v1!.values.limit}), laid over the starter of variant v2 (limit=${v2!.values.limit}), passes its tests, hidden ones included`);
+    const { leaks, v1, v2 } = promptOnlyLeaks(p);
+    expect(leaks[0]!.defect).toContain(`The key's answer of variant v1 (limit=${v1.values.limit}), laid over the starter of variant v2 (limit=${v2.values.limit}), passes its tests, hidden ones included`);
     expect(leaks[0]!.actual).toMatch(/^passed: 7 ran, 0 failed/);
     expect(leaks[0]!.hint).toContain('In a lab');
     // Each variant on its own is proven: only the leak check sees this defect.
