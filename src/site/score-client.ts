@@ -58,6 +58,32 @@ export function scoringVariantOf(data: Pick<LabScoringData, 'digest' | 'suggesti
   return data.variants.find((v) => v.digest === digest) ?? own;
 }
 
+/**
+ * How the lab's scoring page reads an answer sheet: against the variant its digest names (the
+ * page's own digest when it names none, which no sheet of a variant has). A lab with variants:
+ * the sheet's `variant`, when it has one, must be that variant's id, as its page writes it and
+ * as `packet grade` has it (PK582); any other (another id, `V3`, a number) is refused, since the
+ * sheet was changed after its page exported it.
+ */
+export function labSheetReader(data: Pick<LabScoringData, 'id' | 'version' | 'digest' | 'suggestions' | 'variants'>): Read<LabAnswerSheet> {
+  const target = { id: data.id, version: data.version, digest: data.digest, suggestions: data.suggestions.map((s) => s.id) };
+  return (text) => {
+    const own = scoringVariantOf(data, text);
+    const read = readLabSheet(text, { ...target, digest: own.digest });
+    if (!read.ok || !data.variants?.length || own.id === undefined) return read;
+    const said = (JSON.parse(text) as { variant?: unknown }).variant;
+    if (said === undefined || said === own.id) return read;
+    // packet grade's code for the same sheet: another variant's id, an id of none, or no text.
+    const other = typeof said === 'string' && data.variants.some((v) => v.id === said);
+    const code = typeof said !== 'string' ? 'PK563' : other ? 'PK582' : 'PK581';
+    const what = typeof said === 'string' ? `is ${showControls(said.slice(0, 40))} and its digest is variant ${own.id}'s` : `is ${said === null ? 'null' : `a ${Array.isArray(said) ? 'list' : typeof said}`}, not a variant's id such as "${own.id}"`;
+    return {
+      ok: false,
+      message: `the sheet's "variant" ${what}. A lab page writes the variant it shows, so the sheet was changed after it was exported, and packet grade refuses it too (${code}): ask the candidate for the sheet as the page exported it. Nothing was loaded.`,
+    };
+  };
+}
+
 /** What the drill's scoring page hands its script. */
 export interface DrillScoringData {
   id: string;
@@ -475,11 +501,12 @@ export function mountLabScoring(root: HTMLElement): void {
   const code = (id: string) => el('code', id);
   // A lab with variants: a key and a sheet are read against the variant their digest names.
   const targetOf = (text: string) => ({ ...target, digest: scoringVariantOf(data, text).digest });
+  const readSheet = labSheetReader(data);
   const variantName = (digest: string) => data.variants?.find((v) => v.digest === digest)?.id ?? `digest ${digest.slice(0, 12)}`;
   imports<ReviewerKey, LabAnswerSheet>(
     root,
     (text) => readLabKey(text, targetOf(text)),
-    (text) => withTimeline(readLabSheet(text, targetOf(text)), text),
+    (text) => withTimeline(readSheet(text), text),
     (key, read) => {
       const own = { ...data, suggestions: data.variants?.find((v) => v.digest === key.digest)?.suggestions ?? data.suggestions };
       const sheet = typedOutSheet(read, key, own);

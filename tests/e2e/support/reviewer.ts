@@ -13,3 +13,10 @@ export function reviewerFile(id: string, version: string, name: string): Buffer 
   if (!zip || !existsSync(zip)) return undefined;
   return zipEntries(readFileSync(zip)).find((e) => e.name === `${id}-${version}/${name}`)?.bytes;
 }
+
+/** The key of a lab's variant (`v3`), as the reviewer folder holds it beside the variant's zip; undefined when the site under test has none. */
+export function variantKeyFile(id: string, version: string, variant: string): Buffer | undefined {
+  const dir = process.env.PACKET_KIT_E2E_REVIEWER;
+  const file = dir ? path.join(dir, 'variants', `${id}-${version}`, variant, 'LAB-KEY.json') : '';
+  return file && existsSync(file) ? readFileSync(file) : undefined;
+}
