@@ -108,7 +108,9 @@ function tokensOf(texts: readonly string[]): { tokens: Set<string>; all: string 
 /**
  * The other variants the leak check tries, at most `max`: ranked by how many of their values
  * that differ from the submission's own variant the submission's text carries (a value of one
- * word must be a whole word, any other a substring), then by number. Deterministic: the same
+ * word must be a whole word, an integer literal in any base counting as its decimal value; any
+ * other a substring), then by number. A value the text does not spell out (computed at run time,
+ * read from a binary file) is not seen, and the copy can then be among the variants not tried. Deterministic: the same
  * submission and packet always give the same list.
  */
 export function leakCandidates(own: { number: number; values: VariantValues }, others: readonly { number: number; values: VariantValues }[], texts: readonly string[], max = LEAK_CHECK_MAX): number[] {
