@@ -24,6 +24,8 @@ const ID = 'variant-twenty';
 let root: string;
 let exitCode: number;
 let stdout: string;
+let stderr: string;
+let plain: { code: number; stderr: string };
 let copied: PacketVariant;
 
 const card = async (name: string) => JSON.parse(await readFile(path.join(root, 'out/grades', ID, name, 'scorecard.json'), 'utf8')) as Scorecard;
@@ -71,6 +73,10 @@ beforeAll(async () => {
   const io = memoryIo(root, { env: process.env });
   exitCode = await runCli(['grade', ID, 'submissions/hex.zip', 'submissions/padded.zip', '--roster', 'roster.csv', '--jobs', '2'], io);
   stdout = io.stdout;
+  stderr = io.stderr;
+  // The same hand-in graded without the roster: the README decides, and the grader says so.
+  const bare = memoryIo(root, { env: process.env });
+  plain = { code: await runCli(['grade', ID, 'submissions/hex.zip', '--out', 'out/plain'], bare), stderr: bare.stderr };
 }, 180_000);
 
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -89,4 +95,18 @@ describe("the leak check finds another variant's answer however its values are w
       expect(c.decision.state).toBe('no-hire');
     });
   }
+});
+
+describe('grading a packet with variants without --roster', () => {
+  const note = /note: variant-twenty has variants and no --roster was given: each submission is graded as the variant its README's Variant and Digest lines name, which the candidate writes, so an answer copied together with its README is graded as that variant and can pass\. Grade with --roster roster\.csv/;
+
+  it('says, once, that the README decides and a copy with its README passes, and how to grade with the roster', () => {
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(note);
+    expect(plain.stderr.match(/no --roster was given/g)).toHaveLength(1);
+  });
+
+  it('says nothing of the kind with the roster', () => {
+    expect(stderr).not.toMatch(/no --roster was given/);
+  });
 });
