@@ -89,6 +89,7 @@ export async function gradeRun(flags: GradeFlags, host: RunHost, reporter: Grade
     const { ready } = sandbox;
     const { environment } = ready;
     if (environment.notice) reporter.onMessage?.(`note: ${environment.notice} Submissions are untrusted code.\n`);
+    if (!roster && packet.prompt.data.variants) reporter.onMessage?.(withoutRosterNote(packet.id, packet.kind));
     const files = await loadPacketFiles(packet, packetDir);
     const runner = ready.runner(pool.timeoutMs, packet.prompt.data.sandbox);
     if (packet.kind === 'lab') return exitOf(await gradeSheets({ ...common, packet, files, submissions, ...(sentOut !== undefined ? { variants: sentOut } : {}), ...(roster ? { roster } : {}), runner, sandboxKind: environment.sandbox.kind, scratchDir: ready.scratchDir }));
@@ -111,4 +112,16 @@ async function rosterOf(given: string, packet: Packet, packetDir: string, cwd: s
   }
   const got = await loadRoster(path.resolve(cwd, given), file, { id: packet.id, most: Math.min(VARIANTS_MAX, combinationCount(spec)), ...(variants !== undefined ? { sentOut: variants } : {}), renders: variantRenders(packet, packetDir) });
   return 'roster' in got ? got : { problems: got.problems, file };
+}
+
+/**
+ * What `packet grade` says when a packet with variants is graded without `--roster`: each
+ * submission's variant is then what the submission states, which its candidate controls, so an
+ * answer copied together with its README (a lab: a sheet exported from another variant's page)
+ * is graded as the variant it was copied from and can pass. Said once, before the first card.
+ */
+export function withoutRosterNote(id: string, kind: string): string {
+  const stated = kind === 'lab' ? "its sheet's digest" : "its README's Variant and Digest lines";
+  const copy = kind === 'lab' ? "a sheet exported from another variant's page" : 'an answer copied together with its README';
+  return `note: ${id} has variants and no --roster was given: each submission is graded as the variant ${stated} name, which the candidate writes, so ${copy} is graded as that variant and can pass. Grade with --roster roster.csv, the record of which variant you sent to whom (docs/grading.md, "The roster").\n`;
 }

@@ -15,8 +15,12 @@ import { VARIANTS_MAX } from '../packets/schema/prompt-variants.ts';
 /** The other variants the leak check judges a submission against, at most. */
 export const LEAK_CHECK_MAX = 3;
 
-/** The most bytes of the submission's text the leak check's ranking reads. */
-export const LEAK_SCAN_BYTES = 1024 * 1024;
+/**
+ * The most bytes of the submission's text the leak check's ranking reads: all of it, since intake
+ * holds a submission to 32 MiB (DEFAULT_INTAKE_LIMITS). A smaller budget read in file order would
+ * let a large file placed first hide the copied values that come after it.
+ */
+export const LEAK_SCAN_BYTES = 32 * 1024 * 1024;
 
 /** The variant id a README's `Variant:` line names (cut at 40 characters), or null. */
 export function statedVariantId(readme: string | undefined): string | null {
@@ -69,7 +73,19 @@ export async function digestOwner(digest: string, lookup: VariantLookup): Promis
   return undefined;
 }
 
-/** The words and numbers of a text, for the leak check's ranking. */
+/** An integer literal as Python, JavaScript and most languages write it (`0x1F7`, `0o17`, `0b101`, `1_000`, `007`), as its decimal digits; undefined for any other word. */
+export function integerWord(word: string): string | undefined {
+  const m = /^(?:0[xX]([0-9a-fA-F](?:_?[0-9a-fA-F])*)|0[oO]([0-7](?:_?[0-7])*)|0[bB]([01](?:_?[01])*)|([0-9](?:_?[0-9])*))$/.exec(word);
+  if (!m) return undefined;
+  const [, hex, oct, bin, dec] = m;
+  const digits = (hex ?? oct ?? bin ?? dec)!.replace(/_/g, '');
+  const base = hex ? 16n : oct ? 8n : bin ? 2n : 10n;
+  let n = 0n;
+  for (const ch of digits.toLowerCase()) n = n * base + BigInt(parseInt(ch, 16));
+  return n.toString();
+}
+
+/** The words and numbers of a text, for the leak check's ranking: each integer literal also as its decimal digits. */
 function tokensOf(texts: readonly string[]): { tokens: Set<string>; all: string } {
   let budget = LEAK_SCAN_BYTES;
   const kept: string[] = [];
@@ -80,13 +96,21 @@ function tokensOf(texts: readonly string[]): { tokens: Set<string>; all: string 
     kept.push(part);
   }
   const all = kept.join('\n');
-  return { tokens: new Set(all.match(/[A-Za-z0-9_]+/g) ?? []), all };
+  const tokens = new Set<string>();
+  for (const [word] of all.matchAll(/[A-Za-z0-9_]+/g)) {
+    tokens.add(word);
+    const n = integerWord(word);
+    if (n !== undefined) tokens.add(n);
+  }
+  return { tokens, all };
 }
 
 /**
  * The other variants the leak check tries, at most `max`: ranked by how many of their values
  * that differ from the submission's own variant the submission's text carries (a value of one
- * word must be a whole word, any other a substring), then by number. Deterministic: the same
+ * word must be a whole word, an integer literal in any base counting as its decimal value; any
+ * other a substring), then by number. A value the text does not spell out (computed at run time,
+ * read from a binary file) is not seen, and the copy can then be among the variants not tried. Deterministic: the same
  * submission and packet always give the same list.
  */
 export function leakCandidates(own: { number: number; values: VariantValues }, others: readonly { number: number; values: VariantValues }[], texts: readonly string[], max = LEAK_CHECK_MAX): number[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leakCandidates, readVariant, statedVariantId, type KnownVariant, type VariantLookup } from '../../../src/grade/variant-read.ts';
+import { integerWord, leakCandidates, readVariant, statedVariantId, type KnownVariant, type VariantLookup } from '../../../src/grade/variant-read.ts';
 
 const d = (k: number) => String(k).repeat(64).slice(0, 64);
 /** Variants v1..vN whose digests are d(k). */
@@ -93,6 +93,27 @@ describe('leakCandidates', () => {
   it('counts a one-word value only as a whole word, and never a value the own variant shares', () => {
     // "to_seconds_x" is not the word to_seconds; v5's func is the own variant's.
     expect(leakCandidates(own, others, ['to_seconds_x parse_duration'], 1)).toEqual([1]);
+  });
+
+  it('reads the whole submission: a large file placed first does not hide the values after it', () => {
+    // A copied answer behind more than a MiB of padding in a file that comes first.
+    const padding = 'pad '.repeat(300 * 1024);
+    expect(leakCandidates(own, others, [padding, 'def to_seconds(text):\n    return 44\n'])).toEqual([4, 3, 1]);
+  });
+
+  it('finds a number however the code writes it: 0x2D, 0o55, 0b101101, 4_5, 045 are 45', () => {
+    for (const written of ['0x2D', '0X2d', '0o55', '0b101101', '4_5', '045']) {
+      expect(leakCandidates(own, others, [`LIMIT = ${written}`], 1), written).toEqual([5]);
+    }
+  });
+
+  it('reads integer literals and nothing else as numbers', () => {
+    expect(integerWord('0x1F7')).toBe('503');
+    expect(integerWord('0o17')).toBe('15');
+    expect(integerWord('0b101')).toBe('5');
+    expect(integerWord('1_000')).toBe('1000');
+    expect(integerWord('007')).toBe('7');
+    for (const word of ['0x', '1__0', '_1', '1_', '0b102', 'x12', 'v3', '2h']) expect(integerWord(word), word).toBeUndefined();
   });
 
   it('never lists the own variant', () => {
