@@ -167,6 +167,47 @@ export async function leakCheck(r: Pick<VariantsRehearsal, 'runner' | 'limit' | 
 }
 
 /**
+ * The digest of what judges a variant: its test command and every file of starter/ (the visible
+ * tests among them) and hidden/, by path. Two variants with the same one are the same task to the
+ * judge, whatever their prompts say: any answer of one passes the other.
+ */
+export function judgedDigest(v: Pick<PacketVariant, 'files' | 'packet'>): string {
+  const h = createHash('sha256').update(`packet-kit/judged\n${v.packet.prompt.data.test}\n`);
+  const paths = [...v.files.keys()].filter((p) => p.startsWith('starter/') || p.startsWith('hidden/')).sort();
+  for (const p of paths) h.update(`${p}\n${v.files.get(p)!.byteLength}\n`).update(v.files.get(p)!);
+  return h.digest('hex');
+}
+
+/**
+ * Every pair the leak check's runs would not reach, found without a run: variants whose starter,
+ * hidden tests and test command are the same files (their values differ only where no test
+ * looks, the prompt say). Each group of such variants is one defect (PK159) on its later
+ * variants, naming the first: a copied answer between them passes, and no roster can tell.
+ */
+export function sameTestVariants(variants: readonly PacketVariant[]): CheckResult[] {
+  const first = new Map<string, PacketVariant>();
+  const out: CheckResult[] = [];
+  for (const v of [...variants].sort((x, y) => x.number - y.number)) {
+    const digest = judgedDigest(v);
+    const a = first.get(digest);
+    if (!a) {
+      first.set(digest, v);
+      continue;
+    }
+    out.push({
+      id: `leak:${a.id}=${v.id}`,
+      kind: 'leak',
+      variant: variantOf(v),
+      expected: `the tests of ${v.id} differ from those of ${a.id}`,
+      actual: `starter/, hidden/ and the test command of ${v.id} are the same files as ${a.id}'s`,
+      durationMs: 0,
+      ...defect(VariantErrors.VariantAnswerCrosses, { answer: 'Any answer', from: a.id, fromValues: valuesText(a.values), to: v.id, toValues: valuesText(v.values) }),
+    });
+  }
+  return out;
+}
+
+/**
  * The variants that fail closed worse than the others: a check (by its id within a variant) that
  * holds in some variant and fails in this one. A check that fails in every variant is the packet's
  * defect, told by each variant's own check; an inconclusive check compares with nothing.
@@ -243,6 +284,7 @@ export async function rehearseVariants(r: VariantsRehearsal): Promise<PacketRepo
   ]);
   for (const { variant, report } of reports) for (const c of report.checks) checks.push(variantCheck(variant, c));
   for (const { check } of leaks) checks.push(check);
+  for (const c of sameTestVariants(variants)) push(c);
   for (const c of weakerVariants(reports)) push(c);
   const variantReports: VariantReport[] = reports.map(({ variant, report }) => ({ ...variantOf(variant), number: variant.number, digest: variant.digest, status: report.status, cached: report.cached, durationMs: report.durationMs }));
   return {

@@ -49,9 +49,17 @@ describe('packet rehearse --variants N', () => {
     expect(a.checks.some((c) => c.id.startsWith('v3:'))).toBe(false);
 
     const five = await cli('rehearse', '--variants', '5', '--report', 'out/five.json');
-    expect(five.code, five.all).toBe(0);
     const b = (await report('out/five.json')).packets.find((p) => p.id === ID)!;
-    expect(b.status).toBe('fails-closed');
+    // Five variants draw `func` from three names, and the fixture's `limit` reaches only its prompt: a variant that
+    // shares its function's name with an earlier one has the same tests, a defect found without a run (PK159). Its
+    // every other check holds.
+    const func = (id: string) => b.variants!.find((v) => v.id === id)!.values.func;
+    const same = b.checks.filter((c) => /^leak:v\d+=v\d+$/.test(c.id));
+    expect(same.length).toBeGreaterThan(0);
+    for (const c of same) expect(func(c.id.slice(5).split('=')[0]!)).toBe(func(c.id.split('=')[1]!));
+    expect(b.checks.filter((c) => !c.ok && !same.includes(c)).map((c) => c.id)).toEqual([]);
+    expect(b.status).toBe('defect');
+    expect(five.code, five.all).toBe(1);
     // v1 and v2 are the same files as before (variant k never depends on the count): from the cache.
     expect(b.variants!.map((v) => [v.id, v.cached])).toEqual([
       ['v1', true],
@@ -62,7 +70,7 @@ describe('packet rehearse --variants N', () => {
     ]);
     expect(b.variants!.slice(0, 2).map((v) => v.digest)).toEqual(a.variants!.map((v) => v.digest));
     expect(new Set(b.variants!.map((v) => v.digest)).size).toBe(5);
-    expect(b.checks.filter((c) => c.kind === 'leak').map((c) => c.id)).toEqual(['leak:v1>v2', 'leak:v2>v3', 'leak:v3>v4']);
+    expect(b.checks.filter((c) => c.kind === 'leak' && !same.includes(c)).map((c) => c.id)).toEqual(['leak:v1>v2', 'leak:v2>v3', 'leak:v3>v4']);
     for (const v of b.variants!) expect(b.checks.find((c) => c.id === `${v.id}:sample`)?.ok, v.id).toBe(true);
     expect(five.stdout).toContain('variant v5 (');
   }, 180_000);
