@@ -24,6 +24,8 @@ export interface ScorePageTarget {
 export interface SheetScorecard {
   card: Extract<ReadSheetResult, { ok: true }>;
   answers: SheetAnswers;
+  /** A lab with variants: the card's `variant.id` as packet grade wrote it (candidate-reachable text: shown as text, cut). */
+  variant?: string;
 }
 
 export type ReadSheetScorecardResult = { ok: true; value: SheetScorecard } | { ok: false; message: string };
@@ -35,6 +37,8 @@ export interface SheetQueueItem {
   decision: string;
   codes: string[];
   card: ReadSheetScorecardResult;
+  /** The row's variant: its scorecard's `variant.id` when it has one, else the row's `variant`; absent when neither is text. */
+  variant?: string;
 }
 
 /** Longest text kept of a reason, a title or a message; longer is cut with "…". */
@@ -199,11 +203,18 @@ export function readSheetScorecard(json: unknown, target: ScorePageTarget): Read
     const answers = readAnswers(json.answers, target);
     agrees(answers, read.scores, target);
     const candidate = answers.candidate?.trim() || read.candidate;
-    return { ok: true, value: { card: { ...read, candidate }, answers } };
+    const variant = variantIdOf(json.variant);
+    return { ok: true, value: { card: { ...read, candidate }, answers, ...(variant !== undefined ? { variant } : {}) } };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, message: e.message };
     throw e;
   }
+}
+
+/** A scorecard's `variant` (`{ id, ... }`) or a summary row's (`"v2"` or `{ id }`) as text, cut to 40 characters; undefined when it names none. */
+export function variantIdOf(v: unknown): string | undefined {
+  const id = isRecord(v) ? v.id : v;
+  return typeof id === 'string' && id !== '' ? cut(id, 40) : undefined;
 }
 
 /** True when the JSON is a summary.json of `packet grade`. */
@@ -227,7 +238,9 @@ export function readSheetSummary(json: Record<string, unknown>, target: ScorePag
       const grader = card.ok ? card.value.card.graderEvidence : undefined;
       const verdict = grader ? grader.verdict : item.verdict;
       const decision = grader ? grader.decision.state : item.decision;
-      return { name: cut(item.name, 200), verdict: cut(verdict, 40), decision: cut(decision, 200), codes: item.codes.slice(0, 50).map((c) => cut(c, 20)), card };
+      // The variant is the scorecard's too, when it carries one.
+      const variant = card.ok ? card.value.variant : variantIdOf(row.variant);
+      return { name: cut(item.name, 200), verdict: cut(verdict, 40), decision: cut(decision, 200), codes: item.codes.slice(0, 50).map((c) => cut(c, 20)), card, ...(variant !== undefined ? { variant } : {}) };
     }),
   };
 }

@@ -295,6 +295,8 @@ function imports<K, S extends { candidate?: string }>(
   fromAnswers: (card: SheetScorecard) => { view: View; shown: Shown },
   /** Why a key and a sheet cannot be compared (a lab's variants: another variant's key), if they cannot. */
   disagree?: (key: K, sheet: S) => string | undefined,
+  /** A lab with variants: the variant of a key and of a sheet, as the page names it (its id, from the page's own data). */
+  variantOf?: { key: (key: K) => string; sheet: (sheet: S) => string },
 ): void {
   const status = root.querySelector<HTMLElement>('[data-import-status]')!;
   const say = (message: string, tone: 'ok' | 'error' | '' = '') => {
@@ -303,6 +305,14 @@ function imports<K, S extends { candidate?: string }>(
   };
   let key: K | undefined;
   let sheet: S | undefined;
+  // Which variant each file loaded is (a lab with variants), as text: a scorecard's id is the file's own words.
+  const loaded = root.querySelector<HTMLElement>('[data-loaded-variant]');
+  const sayVariants = (parts: string[]) => {
+    if (!loaded || !variantOf) return;
+    loaded.textContent = parts.map((p) => `${shown(p)}.`).join(' ');
+    loaded.hidden = parts.length === 0;
+  };
+  const sayFileVariants = () => sayVariants(variantOf ? [...(key ? [`Key: variant ${variantOf.key(key)}`] : []), ...(sheet ? [`Answer sheet: variant ${variantOf.sheet(sheet)}`] : [])] : []);
   // What the last import ticked: ticks beyond these are the reviewer's own.
   let prefilled: Record<string, number> | null = null;
   /** True when the card may be replaced by the submission of `next` (asked when the reviewer has scored it). */
@@ -339,11 +349,13 @@ function imports<K, S extends { candidate?: string }>(
         // The file just read is kept, the other one of another variant is set aside.
         then = selector === '[data-key-file]' ? { key: then.key, sheet: undefined } : { key: undefined, sheet: then.sheet };
         ({ key, sheet } = then);
+        sayFileVariants();
         say(`Loaded ${file.name}; ${apart}`, 'error');
         return;
       }
       if (!then.key || !then.sheet) {
         ({ key, sheet } = then);
+        sayFileVariants();
         say(`Loaded ${file.name}; now load the ${then.key ? 'answer sheet' : 'key'}.`, 'ok');
         return;
       }
@@ -352,6 +364,7 @@ function imports<K, S extends { candidate?: string }>(
         return;
       }
       ({ key, sheet } = then);
+      sayFileVariants();
       const c = compare(then.key, then.sheet);
       showView(root, c.view);
       markQueue(-1);
@@ -384,6 +397,7 @@ function imports<K, S extends { candidate?: string }>(
     const name = value.card.candidate;
     if (!(await mayReplace(name, label))) return false;
     const c = fromAnswers(value);
+    sayVariants([`Scorecard: ${value.variant !== undefined ? `variant ${value.variant}` : 'no variant named'}`]);
     showView(root, c.view);
     prefilled = fillCard(root, c.shown, 'the scorecard');
     const n = Object.keys(c.shown.scores).length;
@@ -434,7 +448,7 @@ function imports<K, S extends { candidate?: string }>(
             b.addEventListener('click', () => void openItem(i));
             first = b;
           }
-          return row(columns, [first, item.verdict, item.decision, item.codes.join(' ') || 'none', item.card.ok ? 'ready to score' : `cannot be scored: ${item.card.message}`], { 'data-queue-item': String(i) });
+          return row(columns, [first, ...(variantOf ? [item.variant ?? '(none)'] : []), item.verdict, item.decision, item.codes.join(' ') || 'none', item.card.ok ? 'ready to score' : `cannot be scored: ${item.card.message}`], { 'data-queue-item': String(i) });
         }),
       );
       queueBox.hidden = false;
@@ -587,6 +601,7 @@ export function mountLabScoring(root: HTMLElement): void {
       key.digest === sheet.digest
         ? undefined
         : `this key is variant ${variantName(key.digest)}'s and the answer sheet is variant ${variantName(sheet.digest)}'s: load the key of the sheet's variant (VARIANTS.json names each variant's key), or that variant's sheet.`,
+    data.variants?.length ? { key: (k) => variantName(k.digest), sheet: (s) => variantName(s.digest) } : undefined,
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DRILL_SHEET_SUBMISSION, GRADE_SUMMARY_KIND, LAB_SHEET_SUBMISSION, SCORECARD_KIND, type SheetAnswers } from '../../../src/judge/scorecard-format.ts';
-import { CARD_FILE_LIMIT, isSummary, readSheetScorecard, readSheetSummary, REGION_LIMIT, SHEET_FILE_LIMIT, TEXT_LIMIT, tooLarge, type ScorePageTarget } from '../../../src/site/score-answers.ts';
+import { CARD_FILE_LIMIT, isSummary, readSheetScorecard, readSheetSummary, REGION_LIMIT, SHEET_FILE_LIMIT, TEXT_LIMIT, tooLarge, variantIdOf, type ScorePageTarget } from '../../../src/site/score-answers.ts';
 import type { ScoringCard } from '../../../src/site/scored-sheet.ts';
 
 const card: ScoringCard = {
@@ -143,6 +143,19 @@ describe("a batch's summary.json on a scoring page", () => {
       ['th', 'PASS', 'pending', [], false],
     ]);
     expect(!r.items[2]!.card.ok && r.items[2]!.card.message).toContain('take-home');
+  });
+
+  it("gives each row its variant: the scorecard's variant.id, else the row's, cut, and none when neither is text", () => {
+    const r = readSheetSummary(summary([
+      { name: 'ada', verdict: 'PASS', decision: 'pending', codes: [], variant: 'v1', scorecard: scorecard({ variant: { id: 'v2', number: 2 } }) },
+      { name: 'bob', verdict: 'REFUSED', decision: 'not-graded', codes: ['PK583'], variant: 'v3', cardError: 'refused' },
+      { name: 'cy', verdict: 'PASS', decision: 'pending', codes: [], variant: null, scorecard: scorecard() },
+      { name: 'dee', verdict: 'REFUSED', decision: 'not-graded', codes: [], variant: 7 },
+    ]), target);
+    expect(r.ok && r.items.map((i) => i.variant)).toEqual(['v2', 'v3', undefined, undefined]);
+    const read = readSheetScorecard(scorecard({ variant: { id: `<b>${'x'.repeat(60)}` } }), target);
+    expect(read.ok && read.value.variant).toBe(`<b>${'x'.repeat(37)}…`);
+    expect([variantIdOf('v4'), variantIdOf({ id: 'v5' }), variantIdOf(''), variantIdOf({ id: 5 }), variantIdOf(undefined)]).toEqual(['v4', 'v5', undefined, undefined, undefined]);
   });
 
   it('refuses a batch of another version or with no rows', () => {
