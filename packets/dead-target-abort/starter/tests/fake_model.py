@@ -1,7 +1,8 @@
 """Test helpers: an in-process fake model endpoint and local TCP targets.
 
-Everything binds to 127.0.0.1 port 0. A "dead" address is a port that was
-bound, read and closed again, so nothing listens on it.
+Everything binds to 127.0.0.1 port 0. A "dead" address is a port held bound
+and never listened on: a connection to it is refused, and no other socket of the
+run can take it.
 """
 from __future__ import annotations
 
@@ -11,13 +12,20 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+# The sockets behind closed_port(), held until the test process ends.
+_HELD: list[socket.socket] = []
+
+
 def closed_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, read, closed)."""
+    """A port on 127.0.0.1 that nothing listens on: bound and held, never listened on.
+
+    A port closed again would be free for the next bind to port 0 (the fake model's,
+    say), which would then answer on the "dead" address.
+    """
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
+    _HELD.append(sock)
+    return sock.getsockname()[1]
 
 
 class LiveTarget:
