@@ -215,7 +215,7 @@ export const JudgeFindings = {
     title: 'Tampered: code under test reached for the running tests',
     severity: 'error',
     message: ({ event, file, line, detail }) =>
-      `At ${file}:${line} the code under test asked for ${event} (${detail}). The harness's audit hook, installed before any candidate code was imported, refused it: frames, gc, tracers, ctypes, code objects and process memory lead to the tests that judge the code.`,
+      `At ${file}:${line} the code under test asked for ${event} (${detail}). The harness's audit hook, installed before any candidate code was imported, refused it: frames, gc, tracers, ctypes, code objects, process memory and the test modules' own source lead to the tests that judge the code.`,
     hint: () => 'Compute the answer from the inputs; never read the caller\'s frame, the garbage collector or the process\'s memory.',
   }),
   PrimitiveUsed: entry<{ file: string; line: number; primitive: string; detail: string; more?: number }>({

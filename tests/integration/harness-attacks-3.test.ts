@@ -179,6 +179,16 @@ beforeAll(async () => {
   await mkdir(path.join(scratch, 'grades'));
   judgedOutcomes.set('bare', await judged(await submission([])));
   judgedOutcomes.set('hash-bypass', await judged(await submission(['_count.py', 'hash-bypass.py'])));
+  // A universal answer: the sample with its shed status read from whichever test module names one, so a copy of one
+  // variant's answer fits every variant. Read by open(), by an import, and (the control) from a file that is no test.
+  const sample: Record<string, string> = {};
+  for (const f of shipped.packet.trees.sample) sample[f] = await readFile(path.join(shipped.dir, 'sample', f), 'utf8');
+  const statuses = /RETRY_STATUSES = frozenset\(\{429, (\d+)\}\)/;
+  const reading = (how: string) => ({ ...sample, 'src/client.py': sample['src/client.py']!.replace(statuses, `${how}\nRETRY_STATUSES = frozenset({429, _shed()})`) });
+  const scan = (source: string) => `    import re\n    for m in re.findall(r"\\b(50[234]|529)\\b", ${source}):\n        return int(m)\n    return 0`;
+  judgedOutcomes.set('reads-tests', await judged(reading(`def _shed():\n    import pathlib\n${scan("''.join(f.read_text() for f in sorted(pathlib.Path(__file__).resolve().parent.parent.joinpath('tests').glob('test_*.py')))")}`)));
+  judgedOutcomes.set('imports-tests', await judged(reading(`def _shed():\n    import importlib\n    mod = importlib.import_module('tests.test_retry')\n${scan('str(vars(mod))')}`)));
+  judgedOutcomes.set('reads-own', await judged({ ...reading(`def _shed():\n    import pathlib\n${scan("pathlib.Path(__file__).resolve().parent.parent.joinpath('NOTES.md').read_text()")}`), 'NOTES.md': `${sample['NOTES.md'] ?? ''}\nThe status shed: ${statuses.exec(sample['src/client.py']!)![1]}.\n` }));
   if (process.env.HARNESS_ATTACKS_RECORD) {
     for (const [name, o] of judgedOutcomes) console.log(`${name.padEnd(16)} ${o.verdict.padEnd(12)} ${o.codes.join(' ') || '-'}  ${o.description}`, o.findings.map((f) => `${f.code} ${f.message}`).join(' | '));
   }
@@ -191,6 +201,16 @@ afterAll(async () => {
 });
 
 describe('harness attacks, round 3 (the shipped take-home)', () => {
+  it('code that reads the test modules to learn what they expect is refused, by open() and by import; its own file it may read', () => {
+    for (const name of ['reads-tests', 'imports-tests']) {
+      const o = judgedOutcomes.get(name)!;
+      expect(o.verdict, `${name}: ${o.codes.join(' ')} ${o.description}`).not.toBe('PASS');
+      expect(o.codes, name).toContain('PK435');
+      expect(o.findings.find((f) => f.code === 'PK435')!.message, name).toMatch(/tests\/test_/);
+    }
+    const own = judgedOutcomes.get('reads-own')!;
+    expect(own.verdict, `${own.codes.join(' ')} ${own.description}`).toBe('PASS');
+  });
   it('retry-everything, dodged, without a forger, does not pass', () => {
     expect(judgedOutcomes.get('bare')!.verdict).not.toBe('PASS');
   });

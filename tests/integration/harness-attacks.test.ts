@@ -307,7 +307,8 @@ const NAMED_BY: Record<string, readonly string[]> = {
   'read-caller-code': ['PK435'],
   'stderr-filter': ['PK436'],
   'dup2-devnull': ['PK435', 'PK436'],
-  'padded-report': ['PK439'],
+  // Its forger reads the test modules for the canaries' names: refused there (PK435), or caught by the report's size.
+  'padded-report': ['PK439', 'PK435'],
   'canary-lines': ['PK434'],
   'lying-eq': ['PK436'],
   'intake-double-slash': ['PK505', 'PK513'],

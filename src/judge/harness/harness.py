@@ -164,6 +164,10 @@ def _harness(manifest, key, record_fd, screen_source):
     protected = _set(prefix + p for p in manifest['protected'])
     test_files = _set(prefix + t['file'] for t in test_specs)
     trusted_files = protected | test_files | {harness_file}
+    # The test modules (visible and held out): code under test that opens one reads what the tests
+    # expect (a variant's value, an expected output) instead of doing the task. The packet's other
+    # protected files (a module the code runs, a fixture it is handed) stay its to read.
+    test_sources = test_files
     roots = _set()
     for r in _list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
         if not r or r.startswith(prefix) or r in ('/', '/tmp', '/dev/shm') or r.startswith('/tmp/') or r.startswith('/dev/shm/'):
@@ -276,13 +280,16 @@ def _harness(manifest, key, record_fd, screen_source):
             if _type(path) is not _str:
                 refuse(event, frame, 'a path that is not text')
             bad = any(p in PROC_LEAVES for p in path.split('/'))
+            real = None
             if not bad and not (path.startswith('/') and path.startswith(system_roots)):
                 real = _realpath(path)
                 bad = real == '/proc' or (real.startswith('/proc/') and real not in PROC_ALLOWED)
+                # A test source opened (read, or imported) while code under test is on the stack.
+                bad = bad or (event == 'open' and real in test_sources)
             if not bad:
                 return
-            # The test's own code may look at /proc (a test of leaked descriptors); code under test,
-            # directly or through the standard library, may not.
+            # The test's own code may look at /proc (a test of leaked descriptors) and import its
+            # helpers; code under test, directly or through the standard library, may do neither.
             walker = frame
             depth = 0
             while walker is not None and walker is not bottom and depth < 64:
